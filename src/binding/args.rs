@@ -1,0 +1,143 @@
+//! Reading JavaScript arguments with errors that name the function, the parameter
+//! and what was expected, thrown as `TypeError` or `RangeError`.
+
+use napi::bindgen_prelude::*;
+
+use crate::core::tokens::Encoding;
+
+/// Why a call was refused.
+pub enum Refusal {
+  Type(String),
+  Range(String),
+  /// An exception JavaScript already has pending (a getter threw), or a napi failure.
+  Js(Error),
+}
+
+impl From<Error> for Refusal {
+  fn from(e: Error) -> Self {
+    Refusal::Js(e)
+  }
+}
+
+pub type Checked<T> = std::result::Result<T, Refusal>;
+
+/// Throws `refusal` into JavaScript; the returned error tells napi-rs the exception
+/// is already pending.
+pub fn throw(env: &Env, refusal: Refusal) -> Error {
+  let thrown = match &refusal {
+    Refusal::Type(m) => env.throw_type_error(m, Some("ERR_INVALID_ARG_TYPE")),
+    Refusal::Range(m) => env.throw_range_error(m, Some("ERR_OUT_OF_RANGE")),
+    Refusal::Js(_) => Ok(()),
+  };
+  match (refusal, thrown) {
+    (Refusal::Js(e), _) => e,
+    (_, Ok(())) => Error::from_status(Status::PendingException),
+    (_, Err(e)) => e,
+  }
+}
+
+/// Runs the body of a `#[napi]` function, throwing any refusal.
+pub fn checked<T>(env: &Env, body: impl FnOnce() -> Checked<T>) -> Result<T> {
+  body().map_err(|r| throw(env, r))
+}
+
+/// What a value is, for error messages: `number 42`, `null`, `an array`, …
+pub fn describe(value: &Unknown) -> String {
+  match value.get_type() {
+    Ok(ValueType::Undefined) => "undefined".into(),
+    Ok(ValueType::Null) => "null".into(),
+    Ok(ValueType::Boolean) => "a boolean".into(),
+    Ok(ValueType::Number) => match unsafe { value.cast::<f64>() } {
+      Ok(n) => format!("the number {n}"),
+      Err(_) => "a number".into(),
+    },
+    Ok(ValueType::BigInt) => "a bigint".into(),
+    Ok(ValueType::String) => "a string".into(),
+    Ok(ValueType::Symbol) => "a symbol".into(),
+    Ok(ValueType::Function) => "a function".into(),
+    Ok(ValueType::Object) if value.is_array().unwrap_or(false) => "an array".into(),
+    Ok(ValueType::Object) => "an object".into(),
+    _ => "an unsupported value".into(),
+  }
+}
+
+/// The function being called, for error messages.
+#[derive(Clone, Copy)]
+pub struct Call(pub &'static str);
+
+impl Call {
+  pub fn type_error(self, param: &str, expected: &str, got: &Unknown) -> Refusal {
+    Refusal::Type(format!(
+      "{}: `{param}` must be {expected}, got {}",
+      self.0,
+      describe(got)
+    ))
+  }
+
+  pub fn is_nullish(value: &Unknown) -> bool {
+    matches!(value.get_type(), Ok(ValueType::Undefined | ValueType::Null))
+  }
+
+  /// A required string.
+  pub fn string(self, param: &str, value: &Unknown) -> Checked<String> {
+    match value.get_type()? {
+      ValueType::String => Ok(unsafe { value.cast::<String>() }?),
+      _ => Err(self.type_error(param, "a string", value)),
+    }
+  }
+
+  /// An optional options object (`undefined` and `null` mean none).
+  pub fn options<'env>(self, value: Option<Unknown<'env>>) -> Checked<Option<Object<'env>>> {
+    match value {
+      None => Ok(None),
+      Some(v) if Self::is_nullish(&v) => Ok(None),
+      Some(v) if v.get_type()? == ValueType::Object && !v.is_array()? => {
+        Ok(Some(unsafe { v.cast::<Object>() }?))
+      }
+      Some(v) => Err(self.type_error("options", "an object", &v)),
+    }
+  }
+
+  /// `options.<key>`, or `None` when there are no options or the key is `undefined`/`null`.
+  pub fn option<'env>(self, options: &Option<Object<'env>>, key: &str) -> Checked<Option<Unknown<'env>>> {
+    let Some(o) = options else { return Ok(None) };
+    let v: Unknown = o.get_named_property(key)?;
+    Ok(if Self::is_nullish(&v) { None } else { Some(v) })
+  }
+
+  /// `options.encoding`, default `o200k_base`.
+  pub fn encoding(self, options: &Option<Object>) -> Checked<Encoding> {
+    let Some(v) = self.option(options, "encoding")? else {
+      return Ok(Encoding::default());
+    };
+    let expected = format!("one of {}", Encoding::NAMES.map(|n| format!("'{n}'")).join(", "));
+    if v.get_type()? != ValueType::String {
+      return Err(self.type_error("options.encoding", &expected, &v));
+    }
+    let name = unsafe { v.cast::<String>() }?;
+    Encoding::from_name(&name).ok_or_else(|| {
+      Refusal::Range(format!(
+        "{}: `options.encoding` must be {expected}, got '{name}'",
+        self.0
+      ))
+    })
+  }
+
+  /// `options.signal`: an `AbortSignal`, and whether it has already fired.
+  pub fn signal(self, options: &Option<Object>) -> Checked<Option<(AbortSignal, bool)>> {
+    let Some(v) = self.option(options, "signal")? else {
+      return Ok(None);
+    };
+    let is_signal = v.get_type()? == ValueType::Object && {
+      let o = unsafe { v.cast::<Object>() }?;
+      o.has_named_property("aborted")? && o.has_named_property("addEventListener")?
+    };
+    if !is_signal {
+      return Err(self.type_error("options.signal", "an AbortSignal", &v));
+    }
+    let aborted: bool = unsafe { v.cast::<Object>() }?
+      .get_named_property::<Unknown>("aborted")?
+      .coerce_to_bool()?;
+    Ok(Some((unsafe { v.cast::<AbortSignal>() }?, aborted)))
+  }
+}

@@ -1,0 +1,272 @@
+//! Reads chat messages from JavaScript into the core's `Message`, whatever their
+//! format: OpenAI Chat (`content` string or parts, `tool_calls`, role `tool` with
+//! `tool_call_id`), Anthropic Messages (`text`, `tool_use`, `tool_result`,
+//! `thinking` blocks) or Vercel AI SDK model messages (`tool-call`, `tool-result`,
+//! `reasoning` parts). The format is detected per message and per part.
+//!
+//! Only the fields that carry meaning are read, so a cycle elsewhere in a message is
+//! harmless; free-form values (tool inputs, structured tool outputs) are serialized
+//! with the host's own `JSON.stringify`, exactly as an SDK would send them, and one
+//! it cannot serialize (a cycle, a BigInt) is refused with a `TypeError` naming it.
+
+use napi::bindgen_prelude::*;
+
+use super::args::{describe, Call, Checked, Refusal};
+use crate::core::message::{Message, Part};
+
+/// Reads `value` (the parameter `param` of `call`) as an array of messages.
+pub fn read_messages(env: &Env, call: Call, param: &str, value: &Unknown) -> Checked<Vec<Message>> {
+  if value.get_type()? != ValueType::Object || !value.is_array()? {
+    return Err(call.type_error(param, "an array of messages", value));
+  }
+  let array = unsafe { value.cast::<Object>() }?;
+  let len = array.get_array_length()?;
+  let mut reader = Reader {
+    env,
+    call,
+    stringify: None,
+  };
+  let mut messages = Vec::with_capacity(len as usize);
+  for i in 0..len {
+    let item: Unknown = array.get_element(i)?;
+    messages.push(reader.message(&item, &|| format!("{param}[{i}]"))?);
+  }
+  Ok(messages)
+}
+
+struct Reader<'a, 'env> {
+  env: &'a Env,
+  call: Call,
+  stringify: Option<Function<'env, Unknown<'env>, Unknown<'env>>>,
+}
+
+/// A lazily built path like `messages[3].content[0]`, for error messages only.
+type Path<'p> = &'p dyn Fn() -> String;
+
+impl<'env> Reader<'_, 'env> {
+  fn refuse(&self, path: Path, field: &str, expected: &str, got: &Unknown) -> Refusal {
+    Refusal::Type(format!(
+      "{}: `{}{field}` must be {expected}, got {}",
+      self.call.0,
+      path(),
+      describe(got)
+    ))
+  }
+
+  fn object(&self, value: &Unknown<'env>, path: Path, expected: &str) -> Checked<Object<'env>> {
+    if value.get_type()? != ValueType::Object || value.is_array()? {
+      return Err(Refusal::Type(format!(
+        "{}: `{}` must be {expected}, got {}",
+        self.call.0,
+        path(),
+        describe(value)
+      )));
+    }
+    Ok(unsafe { value.cast::<Object>() }?)
+  }
+
+  /// `object[key]` as a string; `None` when absent (`undefined`/`null`).
+  fn string(&self, object: &Object<'env>, key: &str, path: Path) -> Checked<Option<String>> {
+    let v: Unknown = object.get_named_property(key)?;
+    match v.get_type()? {
+      ValueType::Undefined | ValueType::Null => Ok(None),
+      ValueType::String => Ok(Some(unsafe { v.cast::<String>() }?)),
+      _ => Err(self.refuse(path, &format!(".{key}"), "a string", &v)),
+    }
+  }
+
+  fn required_string(&self, object: &Object<'env>, key: &str, path: Path) -> Checked<String> {
+    match self.string(object, key, path)? {
+      Some(s) => Ok(s),
+      None => {
+        let v: Unknown = object.get_named_property(key)?;
+        Err(self.refuse(path, &format!(".{key}"), "a string", &v))
+      }
+    }
+  }
+
+  fn message(&mut self, value: &Unknown<'env>, path: Path) -> Checked<Message> {
+    let m = self.object(value, path, "a message object")?;
+    let role = self.required_string(&m, "role", path)?;
+    let name = self.string(&m, "name", path)?;
+    let mut parts = Vec::new();
+    let content: Unknown = m.get_named_property("content")?;
+    // OpenAI: the tool's answer is the whole content of a `tool` (or legacy `function`) message.
+    let call_id = self.string(&m, "tool_call_id", path)?;
+    if let Some(call_id) = call_id {
+      let content = self.content_text(&content, &|| format!("{}.content", path()))?;
+      parts.push(Part::ToolResult { call_id, content });
+    } else {
+      self.content(&content, &mut parts, path)?;
+    }
+    // OpenAI: tool calls beside the content, and the legacy single `function_call`.
+    let tool_calls: Unknown = m.get_named_property("tool_calls")?;
+    if !Call::is_nullish(&tool_calls) {
+      let path = || format!("{}.tool_calls", path());
+      if !tool_calls.is_array()? {
+        return Err(self.refuse(&path, "", "an array", &tool_calls));
+      }
+      let calls = unsafe { tool_calls.cast::<Object>() }?;
+      for j in 0..calls.get_array_length()? {
+        let item: Unknown = calls.get_element(j)?;
+        let path = || format!("{}[{j}]", path());
+        let call = self.object(&item, &path, "a tool call object")?;
+        let id = self.string(&call, "id", &path)?.unwrap_or_default();
+        let function: Unknown = call.get_named_property("function")?;
+        let fpath = || format!("{}.function", path());
+        let function = self.object(&function, &fpath, "an object with `name` and `arguments`")?;
+        parts.push(self.function_call(id, &function, &fpath)?);
+      }
+    }
+    let function_call: Unknown = m.get_named_property("function_call")?;
+    if !Call::is_nullish(&function_call) {
+      let path = || format!("{}.function_call", path());
+      let function = self.object(&function_call, &path, "an object with `name` and `arguments`")?;
+      parts.push(self.function_call(String::new(), &function, &path)?);
+    }
+    Ok(Message { role, name, parts })
+  }
+
+  fn function_call(&mut self, id: String, function: &Object<'env>, path: Path) -> Checked<Part> {
+    let name = self.required_string(function, "name", path)?;
+    let arguments: Unknown = function.get_named_property("arguments")?;
+    let arguments = self.json_text(&arguments, &|| format!("{}.arguments", path()))?;
+    Ok(Part::ToolCall { id, name, arguments })
+  }
+
+  /// `content`: a string, `null`/`undefined` (no content), or an array of parts.
+  fn content(&mut self, content: &Unknown<'env>, parts: &mut Vec<Part>, path: Path) -> Checked<()> {
+    match content.get_type()? {
+      ValueType::Undefined | ValueType::Null => Ok(()),
+      ValueType::String => {
+        parts.push(Part::Text(unsafe { content.cast::<String>() }?));
+        Ok(())
+      }
+      ValueType::Object if content.is_array()? => {
+        let array = unsafe { content.cast::<Object>() }?;
+        for j in 0..array.get_array_length()? {
+          let item: Unknown = array.get_element(j)?;
+          parts.push(self.part(&item, &|| format!("{}.content[{j}]", path()))?);
+        }
+        Ok(())
+      }
+      _ => Err(self.refuse(path, ".content", "a string, an array of parts or null", content)),
+    }
+  }
+
+  fn part(&mut self, value: &Unknown<'env>, path: Path) -> Checked<Part> {
+    let p = self.object(value, path, "a content part object")?;
+    let kind = self.required_string(&p, "type", path)?;
+    Ok(match kind.as_str() {
+      "text" => Part::Text(self.required_string(&p, "text", path)?),
+      "refusal" => Part::Text(self.required_string(&p, "refusal", path)?),
+      "thinking" => Part::Thinking(self.required_string(&p, "thinking", path)?),
+      "reasoning" => Part::Thinking(self.required_string(&p, "text", path)?),
+      // Anthropic
+      "tool_use" => {
+        let input: Unknown = p.get_named_property("input")?;
+        Part::ToolCall {
+          id: self.string(&p, "id", path)?.unwrap_or_default(),
+          name: self.required_string(&p, "name", path)?,
+          arguments: self.json_text(&input, &|| format!("{}.input", path()))?,
+        }
+      }
+      "tool_result" => {
+        let content: Unknown = p.get_named_property("content")?;
+        Part::ToolResult {
+          call_id: self.string(&p, "tool_use_id", path)?.unwrap_or_default(),
+          content: self.content_text(&content, &|| format!("{}.content", path()))?,
+        }
+      }
+      // Vercel AI SDK (`input`/`output` since v5, `args`/`result` before)
+      "tool-call" => {
+        let mut input: Unknown = p.get_named_property("input")?;
+        if Call::is_nullish(&input) {
+          input = p.get_named_property("args")?;
+        }
+        Part::ToolCall {
+          id: self.string(&p, "toolCallId", path)?.unwrap_or_default(),
+          name: self.required_string(&p, "toolName", path)?,
+          arguments: self.json_text(&input, &|| format!("{}.input", path()))?,
+        }
+      }
+      "tool-result" => {
+        let mut output: Unknown = p.get_named_property("output")?;
+        if Call::is_nullish(&output) {
+          output = p.get_named_property("result")?;
+        }
+        Part::ToolResult {
+          call_id: self.string(&p, "toolCallId", path)?.unwrap_or_default(),
+          content: self.tool_output(&output, &|| format!("{}.output", path()))?,
+        }
+      }
+      // Images, files, audio, redacted thinking, provider-specific parts: no text.
+      _ => Part::Other,
+    })
+  }
+
+  /// A tool result's content: a string, or text parts (joined by newlines), or JSON.
+  fn content_text(&mut self, content: &Unknown<'env>, path: Path) -> Checked<String> {
+    if content.get_type()? == ValueType::Object && content.is_array()? {
+      let mut parts = Vec::new();
+      self.content(content, &mut parts, &|| {
+        path().trim_end_matches(".content").to_owned()
+      })?;
+      let texts: Vec<String> = parts
+        .into_iter()
+        .filter_map(|p| match p {
+          Part::Text(t) | Part::Thinking(t) | Part::ToolResult { content: t, .. } => Some(t),
+          Part::ToolCall { arguments, .. } => Some(arguments),
+          Part::Other => None,
+        })
+        .collect();
+      return Ok(texts.join("\n"));
+    }
+    self.json_text(content, path)
+  }
+
+  /// AI SDK v5 tool output `{ type: 'text' | 'json' | 'error-text' | 'error-json' | 'content', value }`,
+  /// or any value (v4 `result`).
+  fn tool_output(&mut self, output: &Unknown<'env>, path: Path) -> Checked<String> {
+    if output.get_type()? == ValueType::Object && !output.is_array()? {
+      let o = unsafe { output.cast::<Object>() }?;
+      let kind: Unknown = o.get_named_property("type")?;
+      if kind.get_type()? == ValueType::String && o.has_named_property("value")? {
+        let value: Unknown = o.get_named_property("value")?;
+        let value_path = || format!("{}.value", path());
+        return match unsafe { kind.cast::<String>() }?.as_str() {
+          "content" => self.content_text(&value, &value_path),
+          _ => self.json_text(&value, &value_path),
+        };
+      }
+    }
+    self.json_text(output, path)
+  }
+
+  /// A string as it is; anything else as `JSON.stringify` renders it (nothing for `undefined`).
+  fn json_text(&mut self, value: &Unknown<'env>, path: Path) -> Checked<String> {
+    match value.get_type()? {
+      ValueType::String => return Ok(unsafe { value.cast::<String>() }?),
+      ValueType::Undefined | ValueType::Null => return Ok(String::new()),
+      _ => {}
+    }
+    if self.stringify.is_none() {
+      let json: Object = self.env.get_global()?.get_named_property("JSON")?;
+      self.stringify = Some(json.get_named_property("stringify")?);
+    }
+    let Some(stringify) = &self.stringify else {
+      return Ok(String::new());
+    };
+    match stringify.call(*value) {
+      Ok(text) if text.get_type()? == ValueType::String => Ok(unsafe { text.cast::<String>() }?),
+      Ok(_) => Ok(String::new()), // functions and symbols serialize to nothing
+      // JSON.stringify threw (a cycle, a BigInt, a throwing toJSON); napi cleared it.
+      Err(e) => Err(Refusal::Type(format!(
+        "{}: `{}` must be JSON-serializable ({})",
+        self.call.0,
+        path(),
+        e.reason.lines().next().unwrap_or_default()
+      ))),
+    }
+  }
+}

@@ -1,0 +1,167 @@
+//! Chat messages in a format-neutral form, and what they cost in tokens.
+//!
+//! The binding reads the three formats in wide use (OpenAI Chat, Anthropic Messages,
+//! Vercel AI SDK model messages) into this one shape; everything in the core that
+//! works on messages works on it.
+//!
+//! # Counting rule
+//!
+//! The rule OpenAI documents for its chat models, extended to tool calls:
+//! - every message costs [`TOKENS_PER_MESSAGE`] for its framing, plus its role;
+//! - a `name` costs its tokens plus [`TOKENS_PER_NAME`];
+//! - text, thinking and tool-result content cost their tokens;
+//! - a tool call costs its name, its arguments as JSON text, and [`TOKENS_PER_TOOL_CALL`];
+//! - a non-empty list of messages costs [`REPLY_PRIMER`] once, for the reply's framing;
+//! - images, files and other binary parts cost nothing here: their price depends on
+//!   the provider and the resolution, not on text.
+
+use crate::core::cancel::{Cancel, Cancelled};
+use crate::core::tokens::Counter;
+
+/// Framing of each message (`<|start|>role ... <|end|>`).
+pub const TOKENS_PER_MESSAGE: usize = 3;
+/// Extra cost of a message's `name` field.
+pub const TOKENS_PER_NAME: usize = 1;
+/// Framing of each tool call around its name and arguments.
+pub const TOKENS_PER_TOOL_CALL: usize = 3;
+/// Framing of the reply, counted once per non-empty list of messages.
+pub const REPLY_PRIMER: usize = 3;
+
+/// One piece of a message's content.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Part {
+  /// Visible text.
+  Text(String),
+  /// A model's reasoning (Anthropic `thinking`, AI SDK `reasoning`).
+  Thinking(String),
+  /// A request to run a tool; `arguments` is JSON text.
+  ToolCall {
+    id: String,
+    name: String,
+    arguments: String,
+  },
+  /// The output of a tool call, as text (JSON text for structured output).
+  ToolResult { call_id: String, content: String },
+  /// Images, files and anything else without text.
+  Other,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+  pub role: String,
+  pub name: Option<String>,
+  pub parts: Vec<Part>,
+}
+
+impl Message {
+  /// A message with a single text part.
+  pub fn text(role: &str, text: &str) -> Self {
+    Self {
+      role: role.to_owned(),
+      name: None,
+      parts: vec![Part::Text(text.to_owned())],
+    }
+  }
+
+  /// Tokens of this message under the counting rule, without the reply primer.
+  pub fn tokens(&self, counter: &mut Counter) -> usize {
+    let mut n = TOKENS_PER_MESSAGE + counter.count(&self.role);
+    if let Some(name) = &self.name {
+      n += counter.count(name) + TOKENS_PER_NAME;
+    }
+    for part in &self.parts {
+      n += match part {
+        Part::Text(t) | Part::Thinking(t) => counter.count(t),
+        Part::ToolCall { name, arguments, .. } => {
+          TOKENS_PER_TOOL_CALL + counter.count(name) + counter.count(arguments)
+        }
+        Part::ToolResult { content, .. } => counter.count(content),
+        Part::Other => 0,
+      };
+    }
+    n
+  }
+}
+
+/// Tokens of a whole list of messages under the counting rule.
+pub fn count_message_tokens(
+  messages: &[Message],
+  counter: &mut Counter,
+  cancel: &Cancel,
+) -> Result<usize, Cancelled> {
+  if messages.is_empty() {
+    return Ok(0);
+  }
+  let mut total = REPLY_PRIMER;
+  for (i, m) in messages.iter().enumerate() {
+    if i % 1024 == 0 {
+      cancel.check()?;
+    }
+    total += m.tokens(counter);
+  }
+  Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::core::tokens::{count_tokens, Encoding};
+
+  #[test]
+  fn counts_follow_the_documented_rule() {
+    let mut counter = Counter::new(Encoding::O200kBase);
+    let t = |s: &str| count_tokens(s, Encoding::O200kBase);
+    let messages = vec![
+      Message::text("system", "You are terse."),
+      Message {
+        role: "assistant".into(),
+        name: Some("planner".into()),
+        parts: vec![
+          Part::Text("Let me look.".into()),
+          Part::ToolCall {
+            id: "c1".into(),
+            name: "read_file".into(),
+            arguments: r#"{"path":"a.ts"}"#.into(),
+          },
+        ],
+      },
+      Message {
+        role: "tool".into(),
+        name: None,
+        parts: vec![
+          Part::ToolResult {
+            call_id: "c1".into(),
+            content: "export {}".into(),
+          },
+          Part::Other,
+        ],
+      },
+    ];
+    let expected = REPLY_PRIMER
+      + (TOKENS_PER_MESSAGE + t("system") + t("You are terse."))
+      + (TOKENS_PER_MESSAGE + t("assistant") + t("planner") + TOKENS_PER_NAME + t("Let me look."))
+      + (TOKENS_PER_TOOL_CALL + t("read_file") + t(r#"{"path":"a.ts"}"#))
+      + (TOKENS_PER_MESSAGE + t("tool") + t("export {}"));
+    assert_eq!(
+      count_message_tokens(&messages, &mut counter, &Cancel::new()),
+      Ok(expected)
+    );
+  }
+
+  #[test]
+  fn no_messages_cost_nothing() {
+    let mut counter = Counter::new(Encoding::Cl100kBase);
+    assert_eq!(count_message_tokens(&[], &mut counter, &Cancel::new()), Ok(0));
+  }
+
+  #[test]
+  fn a_cancelled_count_stops() {
+    let cancel = Cancel::new();
+    cancel.cancel();
+    let mut counter = Counter::new(Encoding::Cl100kBase);
+    assert_eq!(
+      count_message_tokens(&[Message::text("user", "hi")], &mut counter, &cancel),
+      Err(Cancelled)
+    );
+  }
+}

@@ -1,0 +1,6 @@
+#![deny(clippy::all)]
+
+pub mod core;
+
+#[cfg(feature = "napi")]
+mod binding;

@@ -1,0 +1,142 @@
+//! Token counts and splits checked against tiktoken-rs, the oracle.
+
+use std::sync::OnceLock;
+
+use fancy_regex::Regex;
+use proptest::prelude::*;
+use subagent_context::core::tokens::pretokenize::{pieces, Pattern};
+use subagent_context::core::tokens::{count_tokens, Encoding};
+
+const CL100K_PATTERN: &str = r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s";
+
+fn oracle(encoding: Encoding) -> &'static tiktoken_rs::CoreBPE {
+  match encoding {
+    Encoding::O200kBase => tiktoken_rs::o200k_base_singleton(),
+    Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
+    Encoding::Estimate => unreachable!(),
+  }
+}
+
+fn regex(pattern: Pattern) -> &'static Regex {
+  static CL100K: OnceLock<Regex> = OnceLock::new();
+  static O200K: OnceLock<Regex> = OnceLock::new();
+  match pattern {
+    Pattern::Cl100k => CL100K.get_or_init(|| Regex::new(CL100K_PATTERN).unwrap()),
+    Pattern::O200k => O200K.get_or_init(|| Regex::new(tiktoken_rs::O200K_BASE_PAT_STR).unwrap()),
+  }
+}
+
+fn regex_pieces<'a>(re: &Regex, text: &'a str) -> Vec<&'a str> {
+  re.find_iter(text).map(|m| m.unwrap().as_str()).collect()
+}
+
+/// Text chosen to hit every branch of both split patterns and the places where
+/// JavaScript tokenizers go wrong (NEL, BOM).
+const TRICKY: &[&str] = &[
+  "",
+  "Hello, world!",
+  "\u{0085}'eelo",
+  "\u{FEFF}Hello",
+  "<|endoftext|> is plain text here <|fim_prefix|>",
+  "I'm sure they'LL say we'd've DON'T 'S 'ſ x'ſ",
+  "emoji 😀👍🏽👨‍👩‍👧 and flags 🇩🇪🇯🇵",
+  "中文文本，日本語のテキスト、한국어 텍스트",
+  "combining: e\u{301} a\u{300}\u{301} \u{301}A \u{301}\u{302}",
+  "Title Case ǅemal ʰmodifier ABCdef ABC def aBC",
+  "digits 1234567 ٣٤٥٦ Ⅻ ½ 12.5e-3",
+  "    leading spaces\n\n\n   \t\t  mixed \r\n\r\n  end   ",
+  "trailing whitespace \n  ",
+  "tabs\tand\u{3000}ideographic\u{00A0}nbsp\u{2028}ls\u{2029}ps",
+  "code: fn main() { let x = vec![1, 2, 3]; println!(\"{x:?}\"); }\n// comment /* block */",
+  "paths /usr/local/bin//x and URLs https://example.com/a/b?c=d&e=f#g",
+  "!!!???...,,,;;;::: --- ___ *** ///\n\n///",
+  "\u{0}\u{1}\u{7f} nul and controls \u{200B}\u{200D}\u{202E}bidi",
+];
+
+fn assert_same_split(text: &str) {
+  for pattern in [Pattern::Cl100k, Pattern::O200k] {
+    let expected = regex_pieces(regex(pattern), text);
+    let actual: Vec<&str> = pieces(text, pattern).collect();
+    assert_eq!(actual, expected, "{pattern:?} split of {text:?}");
+  }
+}
+
+fn assert_same_count(text: &str) {
+  for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
+    let expected = oracle(encoding).encode_ordinary(text).len();
+    assert_eq!(
+      count_tokens(text, encoding),
+      expected,
+      "{encoding:?} count of {text:?}"
+    );
+  }
+}
+
+#[test]
+fn tricky_texts_split_and_count_like_tiktoken() {
+  for text in TRICKY {
+    assert_same_split(text);
+    assert_same_count(text);
+  }
+}
+
+#[test]
+fn javascript_tokenizer_pitfalls_count_like_tiktoken() {
+  assert_eq!(count_tokens("\u{0085}'eelo", Encoding::Cl100kBase), 4);
+  assert_eq!(count_tokens("\u{FEFF}Hello", Encoding::Cl100kBase), 2);
+}
+
+#[test]
+fn long_pieces_use_the_heap_merge_and_stay_exact() {
+  let long = [
+    " ".repeat(1000),
+    "x".repeat(300),
+    "ab".repeat(500),
+    "=-".repeat(700),
+    "🙂".repeat(200),
+    "aGVsbG8gd29ybGQ".repeat(40),
+    "\u{301}".repeat(150),
+  ];
+  for text in &long {
+    assert_same_count(text);
+  }
+}
+
+#[test]
+fn estimate_is_ceil_of_code_points_over_four() {
+  assert_eq!(count_tokens("", Encoding::Estimate), 0);
+  assert_eq!(count_tokens("abcd", Encoding::Estimate), 1);
+  assert_eq!(count_tokens("abcde", Encoding::Estimate), 2);
+  assert_eq!(count_tokens("😀😀😀😀😀", Encoding::Estimate), 2);
+}
+
+/// An alphabet where every character class the patterns distinguish appears.
+fn alphabet() -> Vec<char> {
+  let mut a: Vec<char> = "aZkS'sStTmMdDlLvVrReE 0123456789!?.,;:/-_\\\"()[]{}<>|@#$%^&*+=~`\t\r\n"
+    .chars()
+    .collect();
+  a.extend([
+    '\u{85}', '\u{A0}', '\u{FEFF}', '\u{3000}', '\u{2028}', '\u{200B}', '\u{17F}', '\u{212A}', '\u{301}',
+    '\u{300}', '\u{1C5}', '\u{2B0}', '中', 'é', 'É', 'ß', 'ǆ', 'Σ', 'ς', '٣', 'Ⅻ', '½', '😀', '🏽',
+    '\u{200D}', 'א', 'ب', '\u{0}', '\u{7F}', 'ｱ', 'Ａ', 'ａ', '１',
+  ]);
+  a
+}
+
+proptest! {
+  #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+  #[test]
+  fn random_text_splits_and_counts_like_tiktoken(indices in proptest::collection::vec(0usize..1000, 0..60)) {
+    let a = alphabet();
+    let text: String = indices.iter().map(|&i| a[i % a.len()]).collect();
+    assert_same_split(&text);
+    assert_same_count(&text);
+  }
+
+  #[test]
+  fn arbitrary_unicode_counts_like_tiktoken(text in "\\PC{0,80}") {
+    assert_same_split(&text);
+    assert_same_count(&text);
+  }
+}

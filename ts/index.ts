@@ -1,0 +1,2 @@
+// subagent-context: the package's public entry.
+export * from './native.js'
