@@ -1,7 +1,8 @@
-//! `cargo bench --bench exactness`: token counts against tiktoken-rs on the whole
-//! text of ../shared/data/swe-openhands.jsonl.gz (every message content and tool-call
-//! argument), for both encodings, plus single-thread throughput of the core and of
-//! tiktoken-rs on the same text. Prints one JSON line for bench/run.mjs.
+//! `cargo bench --no-default-features --bench exactness`: token counts against
+//! tiktoken-rs on the whole text of ../shared/data/swe-openhands.jsonl.gz (every
+//! message content and tool-call argument) and on the tricky set of the tests, for
+//! both encodings, plus single-thread throughput of the core and of tiktoken-rs on
+//! the same text. Prints one JSON line for bench/run.mjs.
 
 use std::io::{BufRead, BufReader};
 use std::time::Instant;
@@ -38,6 +39,8 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() {
+  let tricky: Vec<String> =
+    serde_json::from_str(include_str!("../tests/data/tricky-texts.json")).expect("tricky texts parse");
   let texts = texts();
   let bytes: usize = texts.iter().map(|t| t.len()).sum();
   let joined = texts.concat();
@@ -50,6 +53,10 @@ fn main() {
     let mismatches: Vec<usize> = (0..texts.len())
       .filter(|&i| count_tokens(&texts[i], encoding) != oracle.encode_ordinary(&texts[i]).len())
       .collect();
+    let tricky_mismatches = tricky
+      .iter()
+      .filter(|t| count_tokens(t, encoding) != oracle.encode_ordinary(t).len())
+      .count();
     if let Some(&i) = mismatches.first() {
       eprintln!(
         "{name}: first mismatch on text {i}: {:?}",
@@ -69,8 +76,9 @@ fn main() {
     let (ours, ours_s) = time(&|| count_tokens(&joined, encoding));
     let (theirs, theirs_s) = time(&|| oracle.encode_ordinary(&joined).len());
     report.push(format!(
-      "\"{name}\":{{\"mismatches\":{},\"tokens\":{ours},\"oracleTokens\":{theirs},\"mbPerS\":{:.1},\"oracleMbPerS\":{:.1}}}",
+      "\"{name}\":{{\"mismatches\":{},\"trickyTexts\":{},\"trickyMismatches\":{tricky_mismatches},\"tokens\":{ours},\"oracleTokens\":{theirs},\"mbPerS\":{:.1},\"oracleMbPerS\":{:.1}}}",
       mismatches.len(),
+      tricky.len(),
       bytes as f64 / ours_s / 1e6,
       bytes as f64 / theirs_s / 1e6,
     ));

@@ -10,6 +10,7 @@
 //! it cannot serialize (a cycle, a BigInt) is refused with a `TypeError` naming it.
 
 use napi::bindgen_prelude::*;
+use napi::JsString;
 
 use super::args::{describe, Call, Checked, Refusal};
 use crate::core::message::{Message, Part};
@@ -21,9 +22,14 @@ pub fn read_messages(env: &Env, call: Call, param: &str, value: &Unknown) -> Che
   }
   let array = unsafe { value.cast::<Object>() }?;
   let len = array.get_array_length()?;
+  let keys = Key::NAMES
+    .iter()
+    .map(|k| env.create_string(k))
+    .collect::<Result<Vec<_>>>()?;
   let mut reader = Reader {
     env,
     call,
+    keys,
     stringify: None,
   };
   let mut messages = Vec::with_capacity(len as usize);
@@ -34,9 +40,68 @@ pub fn read_messages(env: &Env, call: Call, param: &str, value: &Unknown) -> Che
   Ok(messages)
 }
 
+/// The property names the reader looks up, as JavaScript strings made once per call:
+/// looking a property up by a ready key is several times faster than by a Rust `&str`,
+/// which napi turns into a new JavaScript string on every read.
+#[derive(Clone, Copy)]
+enum Key {
+  Role,
+  Content,
+  Name,
+  ToolCallId,
+  ToolCalls,
+  FunctionCall,
+  Id,
+  Function,
+  Arguments,
+  Type,
+  Text,
+  Refusal,
+  Thinking,
+  Input,
+  ToolUseId,
+  Args,
+  AiToolCallId,
+  AiToolName,
+  Output,
+  Result,
+  Value,
+}
+
+impl Key {
+  const NAMES: [&'static str; 21] = [
+    "role",
+    "content",
+    "name",
+    "tool_call_id",
+    "tool_calls",
+    "function_call",
+    "id",
+    "function",
+    "arguments",
+    "type",
+    "text",
+    "refusal",
+    "thinking",
+    "input",
+    "tool_use_id",
+    "args",
+    "toolCallId",
+    "toolName",
+    "output",
+    "result",
+    "value",
+  ];
+
+  fn name(self) -> &'static str {
+    Self::NAMES[self as usize]
+  }
+}
+
 struct Reader<'a, 'env> {
   env: &'a Env,
   call: Call,
+  keys: Vec<JsString<'env>>,
   stringify: Option<Function<'env, Unknown<'env>, Unknown<'env>>>,
 }
 
@@ -53,6 +118,11 @@ impl<'env> Reader<'_, 'env> {
     ))
   }
 
+  /// `object[key]`.
+  fn get(&self, object: &Object<'env>, key: Key) -> Checked<Unknown<'env>> {
+    Ok(object.get_property(self.keys[key as usize])?)
+  }
+
   fn object(&self, value: &Unknown<'env>, path: Path, expected: &str) -> Checked<Object<'env>> {
     if value.get_type()? != ValueType::Object || value.is_array()? {
       return Err(Refusal::Type(format!(
@@ -66,33 +136,35 @@ impl<'env> Reader<'_, 'env> {
   }
 
   /// `object[key]` as a string; `None` when absent (`undefined`/`null`).
-  fn string(&self, object: &Object<'env>, key: &str, path: Path) -> Checked<Option<String>> {
-    let v: Unknown = object.get_named_property(key)?;
+  fn string(&self, object: &Object<'env>, key: Key, path: Path) -> Checked<Option<String>> {
+    let v = self.get(object, key)?;
     match v.get_type()? {
       ValueType::Undefined | ValueType::Null => Ok(None),
       ValueType::String => Ok(Some(unsafe { v.cast::<String>() }?)),
-      _ => Err(self.refuse(path, &format!(".{key}"), "a string", &v)),
+      _ => Err(self.refuse(path, &format!(".{}", key.name()), "a string", &v)),
     }
   }
 
-  fn required_string(&self, object: &Object<'env>, key: &str, path: Path) -> Checked<String> {
+  fn required_string(&self, object: &Object<'env>, key: Key, path: Path) -> Checked<String> {
     match self.string(object, key, path)? {
       Some(s) => Ok(s),
-      None => {
-        let v: Unknown = object.get_named_property(key)?;
-        Err(self.refuse(path, &format!(".{key}"), "a string", &v))
-      }
+      None => Err(self.refuse(
+        path,
+        &format!(".{}", key.name()),
+        "a string",
+        &self.get(object, key)?,
+      )),
     }
   }
 
   fn message(&mut self, value: &Unknown<'env>, path: Path) -> Checked<Message> {
     let m = self.object(value, path, "a message object")?;
-    let role = self.required_string(&m, "role", path)?;
-    let name = self.string(&m, "name", path)?;
+    let role = self.required_string(&m, Key::Role, path)?;
+    let name = self.string(&m, Key::Name, path)?;
     let mut parts = Vec::new();
-    let content: Unknown = m.get_named_property("content")?;
+    let content = self.get(&m, Key::Content)?;
     // OpenAI: the tool's answer is the whole content of a `tool` (or legacy `function`) message.
-    let call_id = self.string(&m, "tool_call_id", path)?;
+    let call_id = self.string(&m, Key::ToolCallId, path)?;
     if let Some(call_id) = call_id {
       let content = self.content_text(&content, &|| format!("{}.content", path()))?;
       parts.push(Part::ToolResult { call_id, content });
@@ -100,7 +172,7 @@ impl<'env> Reader<'_, 'env> {
       self.content(&content, &mut parts, path)?;
     }
     // OpenAI: tool calls beside the content, and the legacy single `function_call`.
-    let tool_calls: Unknown = m.get_named_property("tool_calls")?;
+    let tool_calls = self.get(&m, Key::ToolCalls)?;
     if !Call::is_nullish(&tool_calls) {
       let path = || format!("{}.tool_calls", path());
       if !tool_calls.is_array()? {
@@ -111,14 +183,14 @@ impl<'env> Reader<'_, 'env> {
         let item: Unknown = calls.get_element(j)?;
         let path = || format!("{}[{j}]", path());
         let call = self.object(&item, &path, "a tool call object")?;
-        let id = self.string(&call, "id", &path)?.unwrap_or_default();
-        let function: Unknown = call.get_named_property("function")?;
+        let id = self.string(&call, Key::Id, &path)?.unwrap_or_default();
+        let function = self.get(&call, Key::Function)?;
         let fpath = || format!("{}.function", path());
         let function = self.object(&function, &fpath, "an object with `name` and `arguments`")?;
         parts.push(self.function_call(id, &function, &fpath)?);
       }
     }
-    let function_call: Unknown = m.get_named_property("function_call")?;
+    let function_call = self.get(&m, Key::FunctionCall)?;
     if !Call::is_nullish(&function_call) {
       let path = || format!("{}.function_call", path());
       let function = self.object(&function_call, &path, "an object with `name` and `arguments`")?;
@@ -128,8 +200,8 @@ impl<'env> Reader<'_, 'env> {
   }
 
   fn function_call(&mut self, id: String, function: &Object<'env>, path: Path) -> Checked<Part> {
-    let name = self.required_string(function, "name", path)?;
-    let arguments: Unknown = function.get_named_property("arguments")?;
+    let name = self.required_string(function, Key::Name, path)?;
+    let arguments = self.get(function, Key::Arguments)?;
     let arguments = self.json_text(&arguments, &|| format!("{}.arguments", path()))?;
     Ok(Part::ToolCall { id, name, arguments })
   }
@@ -156,47 +228,47 @@ impl<'env> Reader<'_, 'env> {
 
   fn part(&mut self, value: &Unknown<'env>, path: Path) -> Checked<Part> {
     let p = self.object(value, path, "a content part object")?;
-    let kind = self.required_string(&p, "type", path)?;
+    let kind = self.required_string(&p, Key::Type, path)?;
     Ok(match kind.as_str() {
-      "text" => Part::Text(self.required_string(&p, "text", path)?),
-      "refusal" => Part::Text(self.required_string(&p, "refusal", path)?),
-      "thinking" => Part::Thinking(self.required_string(&p, "thinking", path)?),
-      "reasoning" => Part::Thinking(self.required_string(&p, "text", path)?),
+      "text" => Part::Text(self.required_string(&p, Key::Text, path)?),
+      "refusal" => Part::Text(self.required_string(&p, Key::Refusal, path)?),
+      "thinking" => Part::Thinking(self.required_string(&p, Key::Thinking, path)?),
+      "reasoning" => Part::Thinking(self.required_string(&p, Key::Text, path)?),
       // Anthropic
       "tool_use" => {
-        let input: Unknown = p.get_named_property("input")?;
+        let input = self.get(&p, Key::Input)?;
         Part::ToolCall {
-          id: self.string(&p, "id", path)?.unwrap_or_default(),
-          name: self.required_string(&p, "name", path)?,
+          id: self.string(&p, Key::Id, path)?.unwrap_or_default(),
+          name: self.required_string(&p, Key::Name, path)?,
           arguments: self.json_text(&input, &|| format!("{}.input", path()))?,
         }
       }
       "tool_result" => {
-        let content: Unknown = p.get_named_property("content")?;
+        let content = self.get(&p, Key::Content)?;
         Part::ToolResult {
-          call_id: self.string(&p, "tool_use_id", path)?.unwrap_or_default(),
+          call_id: self.string(&p, Key::ToolUseId, path)?.unwrap_or_default(),
           content: self.content_text(&content, &|| format!("{}.content", path()))?,
         }
       }
       // Vercel AI SDK (`input`/`output` since v5, `args`/`result` before)
       "tool-call" => {
-        let mut input: Unknown = p.get_named_property("input")?;
+        let mut input = self.get(&p, Key::Input)?;
         if Call::is_nullish(&input) {
-          input = p.get_named_property("args")?;
+          input = self.get(&p, Key::Args)?;
         }
         Part::ToolCall {
-          id: self.string(&p, "toolCallId", path)?.unwrap_or_default(),
-          name: self.required_string(&p, "toolName", path)?,
+          id: self.string(&p, Key::AiToolCallId, path)?.unwrap_or_default(),
+          name: self.required_string(&p, Key::AiToolName, path)?,
           arguments: self.json_text(&input, &|| format!("{}.input", path()))?,
         }
       }
       "tool-result" => {
-        let mut output: Unknown = p.get_named_property("output")?;
+        let mut output = self.get(&p, Key::Output)?;
         if Call::is_nullish(&output) {
-          output = p.get_named_property("result")?;
+          output = self.get(&p, Key::Result)?;
         }
         Part::ToolResult {
-          call_id: self.string(&p, "toolCallId", path)?.unwrap_or_default(),
+          call_id: self.string(&p, Key::AiToolCallId, path)?.unwrap_or_default(),
           content: self.tool_output(&output, &|| format!("{}.output", path()))?,
         }
       }
@@ -230,9 +302,9 @@ impl<'env> Reader<'_, 'env> {
   fn tool_output(&mut self, output: &Unknown<'env>, path: Path) -> Checked<String> {
     if output.get_type()? == ValueType::Object && !output.is_array()? {
       let o = unsafe { output.cast::<Object>() }?;
-      let kind: Unknown = o.get_named_property("type")?;
+      let kind = self.get(&o, Key::Type)?;
       if kind.get_type()? == ValueType::String && o.has_named_property("value")? {
-        let value: Unknown = o.get_named_property("value")?;
+        let value = self.get(&o, Key::Value)?;
         let value_path = || format!("{}.value", path());
         return match unsafe { kind.cast::<String>() }?.as_str() {
           "content" => self.content_text(&value, &value_path),

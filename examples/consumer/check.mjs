@@ -1,0 +1,28 @@
+// `npm run test:consumer`: packs this package with `npm pack`, installs the tarball
+// into the consumer project (a real install, never a path link), type-checks the
+// consumer against the shipped types and runs its tests.
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, renameSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const consumer = dirname(fileURLToPath(import.meta.url))
+const root = join(consumer, '..', '..')
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+const run = (args, cwd) => execFileSync(npm, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' })
+
+const vendor = join(consumer, 'vendor')
+rmSync(vendor, { recursive: true, force: true })
+mkdirSync(vendor)
+// The package is already built by `npm install`/`npm run build`; do not build again.
+const [packed] = JSON.parse(run(['pack', '--ignore-scripts', '--json', '--pack-destination', vendor], root))
+const files = packed.files.map((f) => f.path)
+for (const required of ['index.js', 'index.d.ts', 'dist/index.js', 'dist/index.d.ts']) {
+  if (!files.includes(required)) throw new Error(`the packed tarball lacks ${required}`)
+}
+if (!files.some((f) => f.endsWith('.node'))) throw new Error('the packed tarball lacks the native addon')
+renameSync(join(vendor, packed.filename), join(vendor, 'subagent-context.tgz'))
+
+rmSync(join(consumer, 'node_modules', 'subagent-context'), { recursive: true, force: true })
+run(['install', '--no-package-lock', '--no-audit', '--no-fund'], consumer)
+execFileSync(npm, ['test'], { cwd: consumer, stdio: 'inherit' })
