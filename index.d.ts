@@ -63,6 +63,61 @@ export interface AiSdkMessage {
 /** A chat message in any of the three formats; the format is detected per message. */
 export type Message = OpenAIMessage | AnthropicMessage | AiSdkMessage
 
+export interface ExtractOptions {
+  /** A cap on the extracted tokens (exact, in `encoding`), never a target. No cap by default. */
+  maxTokens?: number
+  /** @default 'o200k_base' */
+  encoding?: Encoding
+  /**
+   * 0..1, relative to the best segment: what scores below it is never kept, however much
+   * room is left.
+   * @default 0.2
+   */
+  minRelevance?: number
+  /** Other tasks' texts: content that belongs to them more than to this task is dropped. */
+  siblingTasks?: string[]
+  /** Keep system messages (message input). @default true */
+  keepSystem?: boolean
+  /** Always keep the last N messages (message input). @default 0 */
+  keepRecent?: number
+  /** The finest unit that may be cut out. @default 'sentence' */
+  granularity?: 'message' | 'paragraph' | 'sentence'
+  /** Put between kept pieces that were not adjacent. @default '\n[…]\n' */
+  elision?: string
+  /** Also return every dropped segment with its reason. @default false */
+  audit?: boolean
+}
+
+export interface ExtractAsyncOptions extends ExtractOptions {
+  /** Cancels the extraction; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal
+}
+
+export interface ExtractionResult {
+  /** The kept text, in original order, non-adjacent pieces joined by `elision`. */
+  relevantContext: string
+  /**
+   * For message input: the most relevant whole messages (the input's own objects, in
+   * order) that fit `maxTokens` by `countMessageTokens`; a tool call is never kept
+   * without its result, nor a result without its call.
+   */
+  relevantMessages?: Message[]
+  /** The task terms that drove relevance, strongest first. */
+  keywords: string[]
+  segments: { index: number; score: number; tokens: number; kept: boolean }[]
+  /** With `audit: true`: every segment not kept, and why. */
+  dropped?: { index: number; reason: 'irrelevant' | 'sibling' | 'budget' | 'internal' }[]
+  metrics: {
+    originalTokens: number
+    extractedTokens: number
+    /** 1 − extracted / original: the share of the input left out. */
+    reductionRatio: number
+    segmentsTotal: number
+    segmentsKept: number
+    durationMs: number
+  }
+}
+
 /**
  * Which binding artifact the generated loader actually loaded: `'native'` for
  * a native addon, otherwise the `platformArchABI` of the WASI flavor. Every
@@ -93,3 +148,36 @@ export declare function countTokens(text: string, options?: CountOptions | undef
 
 /** `countTokens` on the libuv thread pool. */
 export declare function countTokensAsync(text: string, options?: CountAsyncOptions | undefined | null): Promise<number>
+
+export interface DroppedSegment {
+  index: number
+  reason: 'irrelevant' | 'sibling' | 'budget' | 'internal'
+}
+
+export interface ExtractionMetrics {
+  originalTokens: number
+  extractedTokens: number
+  /** 1 − extracted / original: the share of the input left out (0 for empty input). */
+  reductionRatio: number
+  segmentsTotal: number
+  segmentsKept: number
+  /** Time spent extracting (reading the input from JavaScript excluded). */
+  durationMs: number
+}
+
+/**
+ * The part of `fullContext` (a string, or chat messages in any of the three formats)
+ * that `task` needs, within `options.maxTokens` exact tokens, without what belongs
+ * to `options.siblingTasks`.
+ */
+export declare function extractRelevantContext(fullContext: string | Message[], task: string, options?: ExtractOptions | undefined | null): ExtractionResult
+
+/** `extractRelevantContext` on the libuv thread pool; `options.signal` cancels it. */
+export declare function extractRelevantContextAsync(fullContext: string | Message[], task: string, options?: ExtractAsyncOptions | undefined | null): Promise<ExtractionResult>
+
+export interface SegmentInfo {
+  index: number
+  score: number
+  tokens: number
+  kept: boolean
+}

@@ -839,3 +839,5 @@ module.exports.countMessageTokens = nativeBinding.countMessageTokens
 module.exports.countMessageTokensAsync = nativeBinding.countMessageTokensAsync
 module.exports.countTokens = nativeBinding.countTokens
 module.exports.countTokensAsync = nativeBinding.countTokensAsync
+module.exports.extractRelevantContext = nativeBinding.extractRelevantContext
+module.exports.extractRelevantContextAsync = nativeBinding.extractRelevantContextAsync

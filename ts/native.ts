@@ -10,12 +10,16 @@ export type {
   CountAsyncOptions,
   CountOptions,
   Encoding,
+  ExtractAsyncOptions,
+  ExtractionResult,
+  ExtractOptions,
   Message,
   OpenAIMessage,
 } from '../index.js'
 
 export const countTokens = native.countTokens
 export const countMessageTokens = native.countMessageTokens
+export const extractRelevantContext = native.extractRelevantContext
 
 /** Runs a native async call whose last argument may hold a `signal`. */
 function settle<T>(options: { signal?: AbortSignal } | null | undefined, start: () => Promise<T>): Promise<T> {
@@ -37,3 +41,6 @@ export const countTokensAsync: typeof native.countTokensAsync = (text, options) 
 
 export const countMessageTokensAsync: typeof native.countMessageTokensAsync = (messages, options) =>
   settle(options, () => native.countMessageTokensAsync(messages, options))
+
+export const extractRelevantContextAsync: typeof native.extractRelevantContextAsync = (fullContext, task, options) =>
+  settle(options, () => native.extractRelevantContextAsync(fullContext, task, options))

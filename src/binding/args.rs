@@ -107,19 +107,9 @@ impl Call {
 
   /// `options.encoding`, default `o200k_base`.
   pub fn encoding(self, options: &Option<Object>) -> Checked<Encoding> {
-    let Some(v) = self.option(options, "encoding")? else {
-      return Ok(Encoding::default());
-    };
-    let expected = format!("one of {}", Encoding::NAMES.map(|n| format!("'{n}'")).join(", "));
-    if v.get_type()? != ValueType::String {
-      return Err(self.type_error("options.encoding", &expected, &v));
-    }
-    let name = unsafe { v.cast::<String>() }?;
-    Encoding::from_name(&name).ok_or_else(|| {
-      Refusal::Range(format!(
-        "{}: `options.encoding` must be {expected}, got '{name}'",
-        self.0
-      ))
+    Ok(match self.choice_option(options, "encoding", &Encoding::NAMES)? {
+      Some(i) => Encoding::ALL[i],
+      None => Encoding::default(),
     })
   }
 
@@ -139,5 +129,115 @@ impl Call {
       .get_named_property::<Unknown>("aborted")?
       .coerce_to_bool()?;
     Ok(Some((unsafe { v.cast::<AbortSignal>() }?, aborted)))
+  }
+
+  /// `options.<key>` as a boolean, `default` when absent.
+  pub fn bool_option(self, options: &Option<Object>, key: &str, default: bool) -> Checked<bool> {
+    match self.option(options, key)? {
+      None => Ok(default),
+      Some(v) if v.get_type()? == ValueType::Boolean => Ok(unsafe { v.cast::<bool>() }?),
+      Some(v) => Err(self.type_error(&format!("options.{key}"), "a boolean", &v)),
+    }
+  }
+
+  /// `options.<key>` as a string, `None` when absent.
+  pub fn string_option(self, options: &Option<Object>, key: &str) -> Checked<Option<String>> {
+    match self.option(options, key)? {
+      None => Ok(None),
+      Some(v) => self.string(&format!("options.{key}"), &v).map(Some),
+    }
+  }
+
+  /// `options.<key>` as a number within `min..=max`, `None` when absent.
+  pub fn number_option(
+    self,
+    options: &Option<Object>,
+    key: &str,
+    min: f64,
+    max: f64,
+  ) -> Checked<Option<f64>> {
+    let Some(v) = self.option(options, key)? else {
+      return Ok(None);
+    };
+    if v.get_type()? != ValueType::Number {
+      return Err(self.type_error(&format!("options.{key}"), "a number", &v));
+    }
+    let n = unsafe { v.cast::<f64>() }?;
+    if n.is_nan() || n < min || n > max {
+      return Err(Refusal::Range(format!(
+        "{}: `options.{key}` must be a number from {min} to {max}, got {n}",
+        self.0
+      )));
+    }
+    Ok(Some(n))
+  }
+
+  /// `options.<key>` as a whole number ≥ 0; `Infinity` means no limit (`None`).
+  pub fn count_option(self, options: &Option<Object>, key: &str) -> Checked<Option<usize>> {
+    let Some(v) = self.option(options, key)? else {
+      return Ok(None);
+    };
+    if v.get_type()? != ValueType::Number {
+      return Err(self.type_error(&format!("options.{key}"), "a whole number ≥ 0", &v));
+    }
+    let n = unsafe { v.cast::<f64>() }?;
+    if n == f64::INFINITY {
+      return Ok(None);
+    }
+    if n.is_nan() || n < 0.0 || n.fract() != 0.0 {
+      return Err(Refusal::Range(format!(
+        "{}: `options.{key}` must be a whole number ≥ 0, got {n}",
+        self.0
+      )));
+    }
+    Ok(Some(n.min(usize::MAX as f64) as usize))
+  }
+
+  /// `options.<key>` as an array of strings, empty when absent.
+  pub fn strings_option(self, options: &Option<Object>, key: &str) -> Checked<Vec<String>> {
+    let Some(v) = self.option(options, key)? else {
+      return Ok(Vec::new());
+    };
+    if v.get_type()? != ValueType::Object || !v.is_array()? {
+      return Err(self.type_error(&format!("options.{key}"), "an array of strings", &v));
+    }
+    let array = unsafe { v.cast::<Object>() }?;
+    (0..array.get_array_length()?)
+      .map(|i| {
+        let item: Unknown = array.get_element(i)?;
+        self.string(&format!("options.{key}[{i}]"), &item)
+      })
+      .collect()
+  }
+
+  /// `options.<key>` as one of `choices`, `None` when absent.
+  pub fn choice_option(
+    self,
+    options: &Option<Object>,
+    key: &str,
+    choices: &[&str],
+  ) -> Checked<Option<usize>> {
+    let Some(v) = self.option(options, key)? else {
+      return Ok(None);
+    };
+    let expected = format!(
+      "one of {}",
+      choices
+        .iter()
+        .map(|c| format!("'{c}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
+    );
+    if v.get_type()? != ValueType::String {
+      return Err(self.type_error(&format!("options.{key}"), &expected, &v));
+    }
+    let value = unsafe { v.cast::<String>() }?;
+    match choices.iter().position(|c| *c == value) {
+      Some(i) => Ok(Some(i)),
+      None => Err(Refusal::Range(format!(
+        "{}: `options.{key}` must be {expected}, got '{value}'",
+        self.0
+      ))),
+    }
   }
 }

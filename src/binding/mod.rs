@@ -11,6 +11,7 @@
 #![cfg_attr(test, allow(dead_code))]
 
 mod args;
+mod extract;
 mod messages;
 mod task;
 mod tokens;

@@ -1,6 +1,7 @@
 //! One async task type for every `…Async` function: the work runs on the libuv
-//! thread pool, polls a cancellation flag that the caller's `AbortSignal` sets, and
-//! turns a panic into an error instead of aborting Node.
+//! thread pool (no JavaScript values in it), polls a cancellation flag that the
+//! caller's `AbortSignal` sets, and turns a panic into an error instead of aborting
+//! Node; `finish` builds the JavaScript result back on the main thread.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -8,31 +9,42 @@ use napi::bindgen_prelude::*;
 
 use crate::core::cancel::{Cancel, Cancelled};
 
-/// Work for the thread pool: everything it needs is moved in (no JavaScript values).
-pub type Work<T> = Box<dyn FnOnce(&Cancel) -> std::result::Result<T, Cancelled> + Send>;
+type Work<O> = Box<dyn FnOnce(&Cancel) -> std::result::Result<O, Cancelled> + Send>;
+type Finish<O, J> = Box<dyn for<'env> FnOnce(&'env Env, O, Option<Object<'env>>) -> Result<J> + Send>;
 
-pub struct Job<T> {
+pub struct Job<O, J> {
   name: &'static str,
-  work: Option<Work<T>>,
+  work: Option<Work<O>>,
+  finish: Option<Finish<O, J>>,
+  /// A JavaScript value `finish` needs (the input array), referenced until the task ends.
+  keep: Option<ObjectRef>,
   cancel: Cancel,
 }
 
-/// The async task for `work`, cancelled when `signal` fires (at once if it has already).
-pub fn job<T>(
+/// The async task for `work`, whose output `finish` turns into the JavaScript value
+/// (with `keep`, kept alive until then); cancelled when `signal` fires (at once if it
+/// has already).
+pub fn job<O, J>(
   name: &'static str,
   signal: Option<(AbortSignal, bool)>,
-  work: impl FnOnce(&Cancel) -> std::result::Result<T, Cancelled> + Send + 'static,
-) -> AsyncTask<Job<T>>
+  keep: Option<&Object>,
+  work: impl FnOnce(&Cancel) -> std::result::Result<O, Cancelled> + Send + 'static,
+  finish: impl for<'env> FnOnce(&'env Env, O, Option<Object<'env>>) -> Result<J> + Send + 'static,
+) -> Result<AsyncTask<Job<O, J>>>
 where
-  T: ToNapiValue + TypeName + Send + 'static,
+  O: Send + 'static,
+  J: ToNapiValue + TypeName + 'static,
 {
   let cancel = Cancel::new();
+  let keep = keep.map(|o| o.create_ref()).transpose()?;
   let job = Job {
     name,
     work: Some(Box::new(work)),
+    finish: Some(Box::new(finish)),
+    keep,
     cancel: cancel.clone(),
   };
-  match signal {
+  Ok(match signal {
     None => AsyncTask::new(job),
     Some((signal, already_aborted)) => {
       if already_aborted {
@@ -41,17 +53,18 @@ where
       signal.on_abort(move || cancel.cancel());
       AsyncTask::with_signal(job, signal)
     }
-  }
+  })
 }
 
-impl<T> Task for Job<T>
+impl<O, J> Task for Job<O, J>
 where
-  T: ToNapiValue + TypeName + Send + 'static,
+  O: Send + 'static,
+  J: ToNapiValue + TypeName + 'static,
 {
-  type Output = T;
-  type JsValue = T;
+  type Output = O;
+  type JsValue = J;
 
-  fn compute(&mut self) -> Result<T> {
+  fn compute(&mut self) -> Result<O> {
     let Some(work) = self.work.take() else {
       return Err(Error::new(
         Status::GenericFailure,
@@ -72,7 +85,46 @@ where
     }
   }
 
-  fn resolve(&mut self, _env: Env, output: T) -> Result<T> {
-    Ok(output)
+  fn resolve(&mut self, env: Env, output: O) -> Result<J> {
+    let kept = self.keep.as_ref().map(|r| r.get_value(&env)).transpose()?;
+    match self.finish.take() {
+      Some(finish) => finish(&env, output, kept),
+      None => Err(Error::new(
+        Status::GenericFailure,
+        format!("{}: resolved twice", self.name),
+      )),
+    }
+  }
+
+  fn finally(mut self, env: Env) -> Result<()> {
+    match self.keep.take() {
+      Some(r) => r.unref(&env),
+      None => Ok(()),
+    }
+  }
+}
+
+/// `finish` for results that are already JavaScript-ready values.
+pub fn as_is<T>(_env: &Env, value: T, _kept: Option<Object>) -> Result<T> {
+  Ok(value)
+}
+
+/// A JavaScript value `finish` built on the main thread, handed to napi as it is
+/// (napi converts the task's value right after `resolve`, in the same scope).
+pub struct Raw(pub napi::sys::napi_value);
+
+impl TypeName for Raw {
+  fn type_name() -> &'static str {
+    "Object"
+  }
+
+  fn value_type() -> ValueType {
+    ValueType::Object
+  }
+}
+
+impl ToNapiValue for Raw {
+  unsafe fn to_napi_value(_env: napi::sys::napi_env, value: Self) -> Result<napi::sys::napi_value> {
+    Ok(value.0)
   }
 }

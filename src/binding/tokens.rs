@@ -5,7 +5,7 @@ use napi_derive::napi;
 
 use super::args::{checked, Call};
 use super::messages::read_messages;
-use super::task::{job, Job};
+use super::task::{as_is, job, Job};
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::message::{count_message_tokens as count_messages, Message};
 use crate::core::tokens::{Counter, Encoding};
@@ -50,16 +50,24 @@ pub fn count_tokens(env: Env, text: Unknown, options: Option<Unknown>) -> Result
   ts_args_type = "text: string, options?: CountAsyncOptions | undefined | null",
   ts_return_type = "Promise<number>"
 )]
-pub fn count_tokens_async(env: Env, text: Unknown, options: Option<Unknown>) -> Result<AsyncTask<Job<u32>>> {
+pub fn count_tokens_async(
+  env: Env,
+  text: Unknown,
+  options: Option<Unknown>,
+) -> Result<AsyncTask<Job<u32, u32>>> {
   let call = Call("countTokensAsync");
   checked(&env, || {
     let text = call.string("text", &text)?;
     let options = call.options(options)?;
     let encoding = call.encoding(&options)?;
     let signal = call.signal(&options)?;
-    Ok(job(call.0, signal, move |cancel: &Cancel| {
-      count_text(&text, encoding, cancel)
-    }))
+    Ok(job(
+      call.0,
+      signal,
+      None,
+      move |cancel: &Cancel| count_text(&text, encoding, cancel),
+      as_is,
+    )?)
   })
 }
 
@@ -91,15 +99,19 @@ pub fn count_message_tokens_async(
   env: Env,
   messages: Unknown,
   options: Option<Unknown>,
-) -> Result<AsyncTask<Job<u32>>> {
+) -> Result<AsyncTask<Job<u32, u32>>> {
   let call = Call("countMessageTokensAsync");
   checked(&env, || {
     let messages = read_messages(&env, call, "messages", &messages)?;
     let options = call.options(options)?;
     let encoding = call.encoding(&options)?;
     let signal = call.signal(&options)?;
-    Ok(job(call.0, signal, move |cancel: &Cancel| {
-      count_list(&messages, encoding, cancel)
-    }))
+    Ok(job(
+      call.0,
+      signal,
+      None,
+      move |cancel: &Cancel| count_list(&messages, encoding, cancel),
+      as_is,
+    )?)
   })
 }

@@ -62,3 +62,58 @@ export interface AiSdkMessage {
 
 /** A chat message in any of the three formats; the format is detected per message. */
 export type Message = OpenAIMessage | AnthropicMessage | AiSdkMessage
+
+export interface ExtractOptions {
+  /** A cap on the extracted tokens (exact, in `encoding`), never a target. No cap by default. */
+  maxTokens?: number
+  /** @default 'o200k_base' */
+  encoding?: Encoding
+  /**
+   * 0..1, relative to the best segment: what scores below it is never kept, however much
+   * room is left.
+   * @default 0.2
+   */
+  minRelevance?: number
+  /** Other tasks' texts: content that belongs to them more than to this task is dropped. */
+  siblingTasks?: string[]
+  /** Keep system messages (message input). @default true */
+  keepSystem?: boolean
+  /** Always keep the last N messages (message input). @default 0 */
+  keepRecent?: number
+  /** The finest unit that may be cut out. @default 'sentence' */
+  granularity?: 'message' | 'paragraph' | 'sentence'
+  /** Put between kept pieces that were not adjacent. @default '\n[…]\n' */
+  elision?: string
+  /** Also return every dropped segment with its reason. @default false */
+  audit?: boolean
+}
+
+export interface ExtractAsyncOptions extends ExtractOptions {
+  /** Cancels the extraction; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal
+}
+
+export interface ExtractionResult {
+  /** The kept text, in original order, non-adjacent pieces joined by `elision`. */
+  relevantContext: string
+  /**
+   * For message input: the most relevant whole messages (the input's own objects, in
+   * order) that fit `maxTokens` by `countMessageTokens`; a tool call is never kept
+   * without its result, nor a result without its call.
+   */
+  relevantMessages?: Message[]
+  /** The task terms that drove relevance, strongest first. */
+  keywords: string[]
+  segments: { index: number; score: number; tokens: number; kept: boolean }[]
+  /** With `audit: true`: every segment not kept, and why. */
+  dropped?: { index: number; reason: 'irrelevant' | 'sibling' | 'budget' | 'internal' }[]
+  metrics: {
+    originalTokens: number
+    extractedTokens: number
+    /** 1 − extracted / original: the share of the input left out. */
+    reductionRatio: number
+    segmentsTotal: number
+    segmentsKept: number
+    durationMs: number
+  }
+}

@@ -1,5 +1,9 @@
 //! The pure-Rust core: no JavaScript types. `cargo test` covers it.
 
 pub mod cancel;
+pub mod extract;
 pub mod message;
+pub mod relevance;
+pub mod segment;
+pub mod terms;
 pub mod tokens;

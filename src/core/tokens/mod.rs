@@ -29,6 +29,7 @@ pub enum Encoding {
 }
 
 impl Encoding {
+  pub const ALL: [Encoding; 3] = [Self::O200kBase, Self::Cl100kBase, Self::Estimate];
   pub const NAMES: [&'static str; 3] = ["o200k_base", "cl100k_base", "estimate"];
 
   pub fn from_name(name: &str) -> Option<Self> {

@@ -1,0 +1,711 @@
+//! `extractRelevantContext`: the task-relevant slice of a long thread, within an
+//! exact token budget, with nothing that belongs to a sibling task.
+//!
+//! 1. The input is cut into segments (`segment`), message by message.
+//! 2. Every segment is scored against the task and against each sibling task
+//!    (`relevance`). What scores below `min_relevance` of the best, or higher for a
+//!    sibling than for this task, is dropped.
+//! 3. The rest is taken best first while the budget allows, with the heading of each
+//!    kept section; the result is assembled in the original order, with the elision
+//!    marker between pieces that were not adjacent, and counted exactly: if the join
+//!    made it larger than the budget, the least relevant pieces go until it fits.
+
+use rustc_hash::FxHashMap;
+
+use crate::core::cancel::{Cancel, Cancelled};
+use crate::core::message::{Message, Part, REPLY_PRIMER};
+use crate::core::relevance::{score, Index};
+use crate::core::segment::{segment, Granularity, Segment};
+use crate::core::terms::Terms;
+use crate::core::tokens::{Counter, Encoding};
+
+/// Options of an extraction; see `Default` for the defaults.
+#[derive(Clone, Debug)]
+pub struct Options {
+  /// A cap on the extracted tokens, never a target.
+  pub max_tokens: Option<usize>,
+  pub encoding: Encoding,
+  /// 0..1, relative to the best segment: below it nothing is kept.
+  pub min_relevance: f32,
+  /// Other tasks' texts: content that belongs to them more than to this task is dropped.
+  pub sibling_tasks: Vec<String>,
+  pub granularity: Granularity,
+  /// Put between kept pieces that were not adjacent.
+  pub elision: String,
+  /// Keep system messages (message input only).
+  pub keep_system: bool,
+  /// Always keep the last N messages (message input only).
+  pub keep_recent: usize,
+}
+
+impl Default for Options {
+  fn default() -> Self {
+    Self {
+      max_tokens: None,
+      encoding: Encoding::default(),
+      min_relevance: DEFAULT_MIN_RELEVANCE,
+      sibling_tasks: Vec::new(),
+      granularity: Granularity::default(),
+      elision: DEFAULT_ELISION.to_owned(),
+      keep_system: true,
+      keep_recent: 0,
+    }
+  }
+}
+
+pub const DEFAULT_MIN_RELEVANCE: f32 = 0.2;
+pub const DEFAULT_ELISION: &str = "\n[…]\n";
+
+/// Why a segment was not kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+  Irrelevant,
+  Sibling,
+  Budget,
+  Internal,
+}
+
+impl Reason {
+  pub fn name(self) -> &'static str {
+    match self {
+      Reason::Irrelevant => "irrelevant",
+      Reason::Sibling => "sibling",
+      Reason::Budget => "budget",
+      Reason::Internal => "internal",
+    }
+  }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SegmentReport {
+  pub score: f32,
+  pub tokens: usize,
+  /// `None` when kept.
+  pub dropped: Option<Reason>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Extraction {
+  pub text: String,
+  pub keywords: Vec<String>,
+  pub segments: Vec<SegmentReport>,
+  pub original_tokens: usize,
+  pub extracted_tokens: usize,
+  /// For message input: the indices of the kept messages, in order, tool units whole.
+  pub messages: Option<Vec<usize>>,
+}
+
+impl Extraction {
+  pub fn segments_kept(&self) -> usize {
+    self.segments.iter().filter(|s| s.dropped.is_none()).count()
+  }
+}
+
+/// What selection works on: the text, its segments, and per segment whether it must
+/// be kept, must never be kept, and which segment must come with it.
+struct Doc {
+  text: String,
+  segments: Vec<Segment>,
+  forced: Vec<bool>,
+  internal: Vec<bool>,
+  /// A tool result's segments bring the line of the call that produced them.
+  companion: Vec<Option<usize>>,
+}
+
+impl Doc {
+  fn new(text: String, segments: Vec<Segment>) -> Self {
+    let n = segments.len();
+    Self {
+      text,
+      segments,
+      forced: vec![false; n],
+      internal: vec![false; n],
+      companion: vec![None; n],
+    }
+  }
+}
+
+/// Extracts from plain text.
+pub fn extract_text(
+  text: &str,
+  task: &str,
+  options: &Options,
+  cancel: &Cancel,
+) -> Result<Extraction, Cancelled> {
+  let mut segments = Vec::new();
+  segment(text, 0, 0, options.granularity, &mut segments, 0);
+  let mut counter = Counter::new(options.encoding);
+  let original_tokens = counter.count_cancellable(text, cancel)?;
+  let doc = Doc::new(text.to_owned(), segments);
+  let (extraction, _) = select(&doc, task, options, &mut counter, original_tokens, cancel)?;
+  Ok(extraction)
+}
+
+/// Extracts from chat messages: `text` is the kept content rendered under `### role`
+/// headers, and `messages` the most relevant whole messages that fit the budget, a
+/// tool call never without its result nor a result without its call.
+pub fn extract_messages(
+  messages: &[Message],
+  task: &str,
+  options: &Options,
+  cancel: &Cancel,
+) -> Result<Extraction, Cancelled> {
+  let mut counter = Counter::new(options.encoding);
+  let mut original_tokens = if messages.is_empty() { 0 } else { REPLY_PRIMER };
+  for (i, m) in messages.iter().enumerate() {
+    if i % 256 == 0 {
+      cancel.check()?;
+    }
+    original_tokens += m.tokens(&mut counter);
+  }
+  let mut doc = render(messages, options.granularity);
+  let recent = messages.len().saturating_sub(options.keep_recent);
+  for (k, s) in doc.segments.iter().enumerate() {
+    doc.forced[k] = (options.keep_system && messages[s.message].role == "system") || s.message >= recent;
+  }
+  let (mut extraction, per_segment) = select(&doc, task, options, &mut counter, original_tokens, cancel)?;
+  extraction.messages = Some(select_messages(
+    messages,
+    &doc,
+    &per_segment,
+    options,
+    &mut counter,
+  ));
+  Ok(extraction)
+}
+
+/// Renders messages as one text: a `### role` header per message, then its parts;
+/// thinking is rendered (so audit can report it) but marked internal, never kept.
+fn render(messages: &[Message], granularity: Granularity) -> Doc {
+  let mut text = String::new();
+  let mut segments = Vec::new();
+  let mut internal_ranges = Vec::new();
+  let mut results: Vec<(usize, usize, String)> = Vec::new(); // segment range of a result, and its call id
+  let mut calls: FxHashMap<String, usize> = FxHashMap::default(); // call id -> segment of the call line
+  let mut block = 0;
+  for (i, m) in messages.iter().enumerate() {
+    let start = text.len();
+    text.push_str("### ");
+    text.push_str(&m.role);
+    if let Some(name) = &m.name {
+      text.push_str(" (");
+      text.push_str(name);
+      text.push(')');
+    }
+    text.push_str("\n\n");
+    let header = segments.len();
+    if granularity != Granularity::Message {
+      block = segment(&text[start..], start, i, granularity, &mut segments, block);
+    }
+    let header = (segments.len() > header).then_some(header);
+    for part in &m.parts {
+      let from = text.len();
+      let first_segment = segments.len();
+      match part {
+        Part::Text(t) | Part::Thinking(t) | Part::ToolResult { content: t, .. } => text.push_str(t),
+        Part::ToolCall { name, arguments, .. } => {
+          text.push_str("→ ");
+          text.push_str(name);
+          text.push(' ');
+          text.push_str(arguments);
+        }
+        Part::Other => continue,
+      }
+      text.push_str("\n\n");
+      if granularity == Granularity::Message {
+        continue;
+      }
+      // A tool call line is one unit, whatever the granularity.
+      let g = if matches!(part, Part::ToolCall { .. }) {
+        Granularity::Message
+      } else {
+        granularity
+      };
+      block = segment(&text[from..], from, i, g, &mut segments, block);
+      // Segments inside the message belong to its header's section.
+      for s in &mut segments[first_segment..] {
+        if s.heading.is_none() {
+          s.heading = header;
+        }
+      }
+      match part {
+        Part::Thinking(_) => internal_ranges.push((first_segment, segments.len())),
+        Part::ToolCall { id, .. } if first_segment < segments.len() => {
+          calls.insert(id.clone(), first_segment);
+        }
+        Part::ToolResult { call_id, .. } => results.push((first_segment, segments.len(), call_id.clone())),
+        _ => {}
+      }
+    }
+    if granularity == Granularity::Message {
+      block = segment(
+        &text[start..],
+        start,
+        i,
+        Granularity::Message,
+        &mut segments,
+        block,
+      );
+    }
+  }
+  let mut doc = Doc::new(text, segments);
+  for (a, b) in internal_ranges {
+    doc.internal[a..b].iter_mut().for_each(|x| *x = true);
+  }
+  for (a, b, id) in results {
+    if let Some(&call) = calls.get(&id) {
+      doc.companion[a..b].iter_mut().for_each(|c| *c = Some(call));
+    }
+  }
+  doc
+}
+
+/// The most relevant whole messages within the budget: messages linked by tool-call
+/// ids form one unit, kept or dropped together; system and recent messages first.
+fn select_messages(
+  messages: &[Message],
+  doc: &Doc,
+  scores: &[(f32, bool)],
+  options: &Options,
+  counter: &mut Counter,
+) -> Vec<usize> {
+  // Units: union of the messages that share a tool-call id.
+  let mut parent: Vec<usize> = (0..messages.len()).collect();
+  fn root(parent: &mut [usize], mut i: usize) -> usize {
+    while parent[i] != i {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+    i
+  }
+  let mut caller: FxHashMap<&str, usize> = FxHashMap::default();
+  for (i, m) in messages.iter().enumerate() {
+    for p in &m.parts {
+      if let Part::ToolCall { id, .. } = p {
+        caller.insert(id.as_str(), i);
+      }
+    }
+  }
+  for (i, m) in messages.iter().enumerate() {
+    for p in &m.parts {
+      if let Part::ToolResult { call_id, .. } = p {
+        if let Some(&c) = caller.get(call_id.as_str()) {
+          let (a, b) = (root(&mut parent, i), root(&mut parent, c));
+          parent[a] = b;
+        }
+      }
+    }
+  }
+  let units: Vec<usize> = (0..messages.len()).map(|i| root(&mut parent, i)).collect();
+  // A unit's relevance is its best segment's, unless it belongs to a sibling.
+  let mut unit_score = vec![0f32; messages.len()];
+  let mut unit_sibling = vec![false; messages.len()];
+  for (k, s) in doc.segments.iter().enumerate() {
+    let u = units[s.message];
+    let (score, sibling) = scores[k];
+    if sibling {
+      unit_sibling[u] = true;
+    } else if !doc.internal[k] {
+      unit_score[u] = unit_score[u].max(score);
+    }
+  }
+  let last_recent = messages.len().saturating_sub(options.keep_recent);
+  let forced_unit: Vec<bool> = {
+    let mut f = vec![false; messages.len()];
+    for (i, m) in messages.iter().enumerate() {
+      if (options.keep_system && m.role == "system") || i >= last_recent {
+        f[units[i]] = true;
+      }
+    }
+    f
+  };
+  let mut cost = vec![0usize; messages.len()];
+  for (i, m) in messages.iter().enumerate() {
+    cost[units[i]] += m.tokens(counter);
+  }
+  let best = unit_score.iter().copied().fold(0.0, f32::max);
+  let threshold = options.min_relevance.clamp(0.0, 1.0) * best;
+  let mut order: Vec<usize> = (0..messages.len()).filter(|&u| units[u] == u).collect();
+  order.sort_by(|&a, &b| {
+    forced_unit[b]
+      .cmp(&forced_unit[a])
+      .then(unit_score[b].total_cmp(&unit_score[a]))
+      .then(a.cmp(&b))
+  });
+  let budget = options.max_tokens.unwrap_or(usize::MAX);
+  let mut used = REPLY_PRIMER;
+  let mut kept_unit = vec![false; messages.len()];
+  for u in order {
+    let wanted = forced_unit[u] || (!unit_sibling[u] && unit_score[u] > 0.0 && unit_score[u] >= threshold);
+    if wanted && used + cost[u] <= budget {
+      used += cost[u];
+      kept_unit[u] = true;
+    }
+  }
+  (0..messages.len()).filter(|&i| kept_unit[units[i]]).collect()
+}
+
+/// Selects segments of `doc`; also returns, per segment, its score and whether a
+/// sibling claimed it.
+fn select(
+  doc: &Doc,
+  task: &str,
+  options: &Options,
+  counter: &mut Counter,
+  original_tokens: usize,
+  cancel: &Cancel,
+) -> Result<(Extraction, Vec<(f32, bool)>), Cancelled> {
+  let (text, segments) = (doc.text.as_str(), doc.segments.as_slice());
+  let terms = Terms::of_task(task);
+  let siblings: Vec<Terms> = options.sibling_tasks.iter().map(|t| Terms::of_task(t)).collect();
+  let mut queries: Vec<&Terms> = vec![&terms];
+  queries.extend(siblings.iter());
+  let index = Index::build(text, segments, &queries);
+  cancel.check()?;
+  let own = score(text, segments, &index, &terms);
+  let sibling_scores: Vec<Vec<f32>> = siblings
+    .iter()
+    .map(|s| score(text, segments, &index, s))
+    .collect();
+  cancel.check()?;
+
+  let best = own.iter().copied().fold(0.0, f32::max);
+  let threshold = options.min_relevance.clamp(0.0, 1.0) * best;
+  let mut reports: Vec<SegmentReport> = Vec::with_capacity(segments.len());
+  let mut candidates = Vec::new();
+  let mut claimed = Vec::with_capacity(segments.len());
+  for (i, seg) in segments.iter().enumerate() {
+    let tokens = counter.count(&text[seg.start..seg.end]);
+    let sibling = sibling_scores.iter().any(|s| s[i] > own[i]);
+    claimed.push((own[i], sibling));
+    let dropped = if doc.internal[i] {
+      Some(Reason::Internal)
+    } else if doc.forced[i] {
+      candidates.push(i);
+      Some(Reason::Budget)
+    } else if sibling {
+      Some(Reason::Sibling)
+    } else if own[i] <= 0.0 || own[i] < threshold {
+      Some(Reason::Irrelevant)
+    } else {
+      candidates.push(i);
+      Some(Reason::Budget)
+    };
+    reports.push(SegmentReport {
+      score: own[i],
+      tokens,
+      dropped,
+    });
+  }
+  cancel.check()?;
+
+  // Forced first, then best first; ties in original order, so the result is deterministic.
+  candidates.sort_by(|&a, &b| {
+    doc.forced[b]
+      .cmp(&doc.forced[a])
+      .then(own[b].total_cmp(&own[a]))
+      .then(a.cmp(&b))
+  });
+  let budget = options.max_tokens.unwrap_or(usize::MAX);
+  let elision_cost = counter.count(&options.elision);
+  let mut kept = vec![false; segments.len()];
+  let mut used = 0usize;
+  let take = |i: usize, kept: &mut Vec<bool>, used: &mut usize| -> bool {
+    if kept[i] {
+      return true;
+    }
+    let adjacent = (i > 0 && kept[i - 1]) || (i + 1 < kept.len() && kept[i + 1]);
+    let cost = reports[i].tokens + if adjacent { 1 } else { elision_cost };
+    if *used + cost > budget {
+      return false;
+    }
+    *used += cost;
+    kept[i] = true;
+    true
+  };
+  for &i in &candidates {
+    // A tool result comes with its call line, or not at all.
+    if let Some(call) = doc.companion[i] {
+      if !kept[call] && !take(call, &mut kept, &mut used) {
+        continue;
+      }
+    }
+    if take(i, &mut kept, &mut used) {
+      // The heading of a kept section comes along when it fits: it says where the text is from.
+      if let Some(h) = segments[i].heading {
+        if reports[h].dropped != Some(Reason::Sibling) && !doc.internal[h] {
+          take(h, &mut kept, &mut used);
+        }
+      }
+    }
+  }
+
+  // Assemble and count exactly; if the joins cost more than estimated, drop the least
+  // relevant piece until the result fits.
+  let mut result = assemble(text, segments, &kept, &options.elision);
+  let mut extracted_tokens = counter.count(&result);
+  while extracted_tokens > budget {
+    let Some(worst) = (0..segments.len())
+      .filter(|&i| kept[i])
+      .min_by(|&a, &b| own[a].total_cmp(&own[b]).then(b.cmp(&a)))
+    else {
+      break;
+    };
+    kept[worst] = false;
+    result = assemble(text, segments, &kept, &options.elision);
+    extracted_tokens = counter.count(&result);
+  }
+  for (i, r) in reports.iter_mut().enumerate() {
+    if kept[i] {
+      r.dropped = None;
+    } else if r.dropped.is_none() {
+      r.dropped = Some(Reason::Budget);
+    }
+  }
+  let keywords = index.keywords(&terms);
+  let extraction = Extraction {
+    text: result,
+    keywords,
+    segments: reports,
+    original_tokens,
+    extracted_tokens,
+    messages: None,
+  };
+  Ok((extraction, claimed))
+}
+
+/// The kept segments in original order: adjacent ones joined by the source text
+/// between them, others by `elision`.
+fn assemble(text: &str, segments: &[Segment], kept: &[bool], elision: &str) -> String {
+  let mut out = String::new();
+  let mut last: Option<usize> = None;
+  for (i, s) in segments.iter().enumerate().filter(|(i, _)| kept[*i]) {
+    if let Some(l) = last {
+      if l + 1 == i {
+        out.push_str(&text[segments[l].end..s.start]);
+      } else {
+        out.push_str(elision);
+      }
+    }
+    out.push_str(&text[s.start..s.end]);
+    last = Some(i);
+  }
+  out
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::core::tokens::count_tokens;
+
+  const THREAD: &str = "# Plan\n\n- A.1 Validate the body of POST /users in src/api/users.ts.\n- A.2 Fix the memory leak in src/middleware/rate-limit.ts.\n- A.3 Update README.md for the v2 routes.\n\n## Users\n\nThe users route inserts whatever body it gets. Emails must be validated and lower-cased.\n\n## Rate limiter\n\nThe hits map never forgets idle clients, so memory grows.\n\n## Weather\n\nIt rained all week in the office town.";
+
+  fn run(task: &str, options: Options) -> Extraction {
+    extract_text(THREAD, task, &options, &Cancel::new()).unwrap()
+  }
+
+  #[test]
+  fn keeps_what_the_task_needs_in_order_and_drops_the_rest() {
+    let e = run(
+      "A.1 Validate the body of POST /users in src/api/users.ts",
+      Options::default(),
+    );
+    assert!(e.text.contains("A.1 Validate the body"));
+    assert!(e.text.contains("Emails must be validated"));
+    assert!(!e.text.contains("rained"));
+    let a = e.text.find("A.1").unwrap();
+    let b = e.text.find("Emails").unwrap();
+    assert!(a < b);
+    assert!(e.keywords.contains(&"src/api/users.ts".to_owned()));
+  }
+
+  #[test]
+  fn a_budget_is_never_exceeded_and_is_a_cap_not_a_target() {
+    for budget in [0, 1, 5, 12, 30, 60, 10_000] {
+      let e = run(
+        "Validate emails in the users route",
+        Options {
+          max_tokens: Some(budget),
+          ..Options::default()
+        },
+      );
+      assert!(e.extracted_tokens <= budget);
+      assert_eq!(e.extracted_tokens, count_tokens(&e.text, Encoding::O200kBase));
+    }
+    let e = run(
+      "Validate emails in the users route",
+      Options {
+        max_tokens: Some(10_000),
+        ..Options::default()
+      },
+    );
+    assert!(
+      !e.text.contains("rained"),
+      "irrelevant text padded a generous budget"
+    );
+  }
+
+  #[test]
+  fn sibling_content_is_dropped_and_the_plan_reduced_to_this_task() {
+    let options = Options {
+      sibling_tasks: vec![
+        "A.2 Fix the memory leak in src/middleware/rate-limit.ts".into(),
+        "A.3 Update README.md for the v2 routes".into(),
+      ],
+      ..Options::default()
+    };
+    let e = run(
+      "A.1 Validate the body of POST /users in src/api/users.ts",
+      options,
+    );
+    assert!(e.text.contains("A.1"));
+    assert!(!e.text.contains("A.2"), "{}", e.text);
+    assert!(!e.text.contains("A.3"), "{}", e.text);
+    assert!(!e.text.contains("hits map"), "{}", e.text);
+    assert!(e.segments.iter().any(|s| s.dropped == Some(Reason::Sibling)));
+  }
+
+  #[test]
+  fn output_is_source_text_and_elision_only_and_deterministic() {
+    let e = run(
+      "memory leak",
+      Options {
+        elision: " <cut> ".into(),
+        ..Options::default()
+      },
+    );
+    for piece in e.text.split(" <cut> ") {
+      assert!(THREAD.contains(piece), "{piece:?}");
+    }
+    assert_eq!(
+      e,
+      run(
+        "memory leak",
+        Options {
+          elision: " <cut> ".into(),
+          ..Options::default()
+        }
+      )
+    );
+  }
+
+  fn thread() -> Vec<Message> {
+    let call = |id: &str, path: &str| Message {
+      role: "assistant".into(),
+      name: None,
+      parts: vec![Part::ToolCall {
+        id: id.into(),
+        name: "read_file".into(),
+        arguments: format!("{{\"path\":\"{path}\"}}"),
+      }],
+    };
+    let result = |id: &str, content: &str| Message {
+      role: "tool".into(),
+      name: None,
+      parts: vec![Part::ToolResult {
+        call_id: id.into(),
+        content: content.into(),
+      }],
+    };
+    vec![
+      Message::text("system", "You orchestrate subagents."),
+      Message::text(
+        "user",
+        "Harden the API: validate emails in users.ts and fix the rate limiter leak.",
+      ),
+      call("c1", "src/api/users.ts"),
+      result(
+        "c1",
+        "export function createUser(body) { return db.insert(body) }",
+      ),
+      call("c2", "src/middleware/rate-limit.ts"),
+      result("c2", "const hits = new Map() // never cleared"),
+      Message {
+        role: "assistant".into(),
+        name: None,
+        parts: vec![
+          Part::Thinking("The user seems annoyed; the email check is secret.".into()),
+          Part::Text("Emails go through createUser without any validation.".into()),
+        ],
+      },
+      Message::text("user", "Thanks."),
+    ]
+  }
+
+  fn run_messages(task: &str, options: Options) -> Extraction {
+    extract_messages(&thread(), task, &options, &Cancel::new()).unwrap()
+  }
+
+  #[test]
+  fn messages_keep_tool_units_whole_and_never_pass_thinking() {
+    let e = run_messages(
+      "Validate emails in createUser (src/api/users.ts)",
+      Options::default(),
+    );
+    let kept = e.messages.clone().unwrap();
+    assert!(kept.contains(&0), "system kept by default: {kept:?}");
+    assert!(kept.contains(&2) && kept.contains(&3), "{kept:?}");
+    assert!(!kept.contains(&4) && !kept.contains(&5), "{kept:?}");
+    assert!(e.text.contains("createUser(body)"));
+    assert!(
+      e.text.contains("→ read_file {\"path\":\"src/api/users.ts\"}"),
+      "{}",
+      e.text
+    );
+    assert!(!e.text.contains("annoyed"));
+    assert!(e.segments.iter().any(|s| s.dropped == Some(Reason::Internal)));
+    // Every kept unit is whole: a call's result is kept with it and vice versa.
+    let msgs = thread();
+    for &i in &kept {
+      for p in &msgs[i].parts {
+        if let Part::ToolResult { call_id, .. } | Part::ToolCall { id: call_id, .. } = p {
+          let partner = msgs.iter().position(|m| {
+            m.parts.iter().any(|q| matches!(q, Part::ToolCall { id, .. } | Part::ToolResult { call_id: id, .. } if id == call_id))
+              && !std::ptr::eq(m, &msgs[i])
+          });
+          assert!(
+            partner.is_some_and(|j| kept.contains(&j)),
+            "unit of message {i} split: {kept:?}"
+          );
+        }
+      }
+    }
+  }
+
+  #[test]
+  fn message_budgets_hold_for_the_text_and_the_messages() {
+    let msgs = thread();
+    for budget in [0, 10, 40, 80, 200] {
+      let e = run_messages(
+        "Validate emails in createUser",
+        Options {
+          max_tokens: Some(budget),
+          ..Options::default()
+        },
+      );
+      assert!(e.extracted_tokens <= budget);
+      let kept: Vec<Message> = e.messages.unwrap().into_iter().map(|i| msgs[i].clone()).collect();
+      let cost = crate::core::message::count_message_tokens(
+        &kept,
+        &mut Counter::new(Encoding::O200kBase),
+        &Cancel::new(),
+      );
+      assert!(cost.unwrap() <= budget.max(REPLY_PRIMER), "budget {budget}");
+    }
+  }
+
+  #[test]
+  fn keep_recent_and_keep_system_are_honoured() {
+    let e = run_messages(
+      "rate limiter leak",
+      Options {
+        keep_recent: 1,
+        keep_system: false,
+        ..Options::default()
+      },
+    );
+    let kept = e.messages.unwrap();
+    assert!(kept.contains(&7) && !kept.contains(&0), "{kept:?}");
+    assert!(e.text.contains("Thanks."));
+  }
+}

@@ -1,0 +1,277 @@
+//! Cutting text into the units extraction keeps or drops, respecting its structure:
+//! markdown headings, paragraphs, list items and fenced code blocks (never cut
+//! inside), then sentences by Unicode rules (UAX #29) at the finest granularity.
+//!
+//! A segment is a byte range of the source text, so whatever is kept is the source's
+//! own text, byte for byte.
+
+use unicode_segmentation::UnicodeSegmentation;
+
+/// The finest unit that may be cut out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Granularity {
+  Message,
+  Paragraph,
+  #[default]
+  Sentence,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+  Heading,
+  Text,
+  /// A list item (`- `, `* `, `1. `): one unit, so a plan's lines can be told apart.
+  Item,
+  /// A fenced code block, whole.
+  Code,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Segment {
+  pub start: usize,
+  pub end: usize,
+  pub kind: Kind,
+  /// The block (paragraph, item, code block, heading) the segment is part of.
+  pub block: usize,
+  /// The heading segment of the section the segment is in, if any.
+  pub heading: Option<usize>,
+  /// The message the segment comes from (0 for plain text).
+  pub message: usize,
+}
+
+/// Appends the segments of `text` (its offsets shifted by `offset`) to `out`; block
+/// numbers continue from `next_block`, which is returned updated.
+pub fn segment(
+  text: &str,
+  offset: usize,
+  message: usize,
+  granularity: Granularity,
+  out: &mut Vec<Segment>,
+  mut next_block: usize,
+) -> usize {
+  let mut heading: Option<usize> = None;
+  let push =
+    |out: &mut Vec<Segment>, start: usize, end: usize, kind: Kind, block: usize, heading: Option<usize>| {
+      let (s, e) = trim(text, start, end);
+      if s < e {
+        out.push(Segment {
+          start: offset + s,
+          end: offset + e,
+          kind,
+          block,
+          heading,
+          message,
+        });
+      }
+    };
+  if granularity == Granularity::Message {
+    push(out, 0, text.len(), Kind::Text, next_block, None);
+    return next_block + 1;
+  }
+  let lines = line_spans(text);
+  let mut i = 0;
+  // The paragraph being gathered: its start and end offsets.
+  let mut para: Option<(usize, usize)> = None;
+  let flush = |out: &mut Vec<Segment>,
+               para: &mut Option<(usize, usize)>,
+               next_block: &mut usize,
+               heading: Option<usize>| {
+    if let Some((s, e)) = para.take() {
+      if granularity == Granularity::Sentence {
+        for (off, sentence) in text[s..e].split_sentence_bound_indices() {
+          let (a, b) = trim(text, s + off, s + off + sentence.len());
+          if a < b {
+            out.push(Segment {
+              start: offset + a,
+              end: offset + b,
+              kind: Kind::Text,
+              block: *next_block,
+              heading,
+              message,
+            });
+          }
+        }
+      } else {
+        let (a, b) = trim(text, s, e);
+        if a < b {
+          out.push(Segment {
+            start: offset + a,
+            end: offset + b,
+            kind: Kind::Text,
+            block: *next_block,
+            heading,
+            message,
+          });
+        }
+      }
+      *next_block += 1;
+    }
+  };
+  while i < lines.len() {
+    let (ls, le) = lines[i];
+    let line = &text[ls..le];
+    let stripped = line.trim_start_matches(' ');
+    let indent = line.len() - stripped.len();
+    if indent <= 3 && (stripped.starts_with("```") || stripped.starts_with("~~~")) {
+      flush(out, &mut para, &mut next_block, heading);
+      let fence_char = stripped.as_bytes()[0];
+      let fence_len = stripped.bytes().take_while(|&c| c == fence_char).count();
+      let mut j = i + 1;
+      while j < lines.len() {
+        let l = text[lines[j].0..lines[j].1].trim();
+        if l.len() >= fence_len && l.bytes().all(|c| c == fence_char) {
+          break;
+        }
+        j += 1;
+      }
+      let end = lines[j.min(lines.len() - 1)].1;
+      push(out, ls, end, Kind::Code, next_block, heading);
+      next_block += 1;
+      i = j + 1;
+      continue;
+    }
+    if indent <= 3 && is_heading(stripped) {
+      flush(out, &mut para, &mut next_block, heading);
+      let index = out.len();
+      push(out, ls, le, Kind::Heading, next_block, None);
+      if out.len() > index {
+        heading = Some(index);
+      }
+      next_block += 1;
+      i += 1;
+      continue;
+    }
+    if stripped.trim().is_empty() {
+      flush(out, &mut para, &mut next_block, heading);
+      i += 1;
+      continue;
+    }
+    if is_list_item(stripped) {
+      flush(out, &mut para, &mut next_block, heading);
+      // The item and its indented continuation lines.
+      let mut j = i + 1;
+      while j < lines.len() {
+        let l = &text[lines[j].0..lines[j].1];
+        let lt = l.trim_start_matches(' ');
+        if lt.trim().is_empty() || l.len() - lt.len() < 2 || is_list_item(lt) && l.len() - lt.len() <= indent
+        {
+          break;
+        }
+        j += 1;
+      }
+      push(out, ls, lines[j - 1].1, Kind::Item, next_block, heading);
+      next_block += 1;
+      i = j;
+      continue;
+    }
+    para = Some(match para {
+      Some((s, _)) => (s, le),
+      None => (ls, le),
+    });
+    i += 1;
+  }
+  flush(out, &mut para, &mut next_block, heading);
+  next_block
+}
+
+/// Byte spans of the lines of `text`, without their line breaks.
+fn line_spans(text: &str) -> Vec<(usize, usize)> {
+  let mut spans = Vec::new();
+  let mut start = 0;
+  for (i, b) in text.bytes().enumerate() {
+    if b == b'\n' {
+      let end = if i > start && text.as_bytes()[i - 1] == b'\r' {
+        i - 1
+      } else {
+        i
+      };
+      spans.push((start, end));
+      start = i + 1;
+    }
+  }
+  if start < text.len() {
+    spans.push((start, text.len()));
+  }
+  spans
+}
+
+fn is_heading(line: &str) -> bool {
+  let hashes = line.bytes().take_while(|&c| c == b'#').count();
+  (1..=6).contains(&hashes) && line[hashes..].starts_with([' ', '\t']) && !line[hashes..].trim().is_empty()
+}
+
+fn is_list_item(line: &str) -> bool {
+  if let Some(rest) = line.strip_prefix(['-', '*', '+']) {
+    return rest.starts_with([' ', '\t']) && !rest.trim().is_empty() && !line.starts_with("---");
+  }
+  let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+  (1..=9).contains(&digits) && (line[digits..].starts_with(". ") || line[digits..].starts_with(") "))
+}
+
+/// `start..end` without surrounding whitespace.
+fn trim(text: &str, start: usize, end: usize) -> (usize, usize) {
+  let s = &text[start..end];
+  let lead = s.len() - s.trim_start().len();
+  let trail = s.len() - s.trim_end().len();
+  if lead == s.len() {
+    return (start, start);
+  }
+  (start + lead, end - trail)
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  fn cut(text: &str, g: Granularity) -> Vec<(&str, Kind, usize, Option<usize>)> {
+    let mut out = Vec::new();
+    segment(text, 0, 0, g, &mut out, 0);
+    out
+      .iter()
+      .map(|s| (&text[s.start..s.end], s.kind, s.block, s.heading))
+      .collect()
+  }
+
+  #[test]
+  fn headings_paragraphs_items_code_and_sentences() {
+    let text = "# Plan\n\nFirst we read. Then we write.\nStill the same paragraph.\n\n- A.1 validate input\n- A.2 fix the leak\n  across two lines\n\n```ts\nconst a = 1\n\nconst b = 2\n```\nAfter.";
+    let got = cut(text, Granularity::Sentence);
+    assert_eq!(
+      got,
+      [
+        ("# Plan", Kind::Heading, 0, None),
+        ("First we read.", Kind::Text, 1, Some(0)),
+        ("Then we write.", Kind::Text, 1, Some(0)),
+        ("Still the same paragraph.", Kind::Text, 1, Some(0)),
+        ("- A.1 validate input", Kind::Item, 2, Some(0)),
+        ("- A.2 fix the leak\n  across two lines", Kind::Item, 3, Some(0)),
+        ("```ts\nconst a = 1\n\nconst b = 2\n```", Kind::Code, 4, Some(0)),
+        ("After.", Kind::Text, 5, Some(0)),
+      ]
+    );
+    let paragraphs = cut(text, Granularity::Paragraph);
+    assert_eq!(
+      paragraphs[1].0,
+      "First we read. Then we write.\nStill the same paragraph."
+    );
+    assert_eq!(cut(text, Granularity::Message).len(), 1);
+  }
+
+  #[test]
+  fn an_unclosed_fence_runs_to_the_end() {
+    let got = cut("Intro.\n\n```\ncode\n\nmore", Granularity::Sentence);
+    assert_eq!(got[1], ("```\ncode\n\nmore", Kind::Code, 1, None));
+  }
+
+  #[test]
+  fn segments_are_source_text() {
+    let text = "  Héllo wörld. Ünïcode — fine?\r\n\r\nYes!  ";
+    let mut out = Vec::new();
+    segment(text, 0, 0, Granularity::Sentence, &mut out, 0);
+    for s in &out {
+      assert!(text.is_char_boundary(s.start) && text.is_char_boundary(s.end));
+      assert_eq!(text[s.start..s.end].trim(), &text[s.start..s.end]);
+    }
+    assert_eq!(out.len(), 3);
+  }
+}

@@ -1,0 +1,429 @@
+//! Terms: what a task is about, and the words of a text in the same normal form.
+//!
+//! Words follow Unicode rules (runs of letters, digits and `_`), are case-folded and
+//! lightly stemmed (`directors` → `director`). Identifiers are indexed whole and by
+//! their parts (`createUser` → `createuser`, `create`, `user`; `rate_limit.ts` →
+//! `rate_limit.ts`, `rate`, `limit`, `ts`), so a task that says "user creation" finds
+//! `createUser` and a task that names `createUser` finds it exactly. In a task, strong
+//! terms weigh more: task ids (`A.9.1.3`), file paths, backticked names, quoted
+//! phrases and identifiers.
+
+use rustc_hash::FxHashMap;
+
+/// Weight of an ordinary task word.
+pub const WEIGHT_WORD: f32 = 1.0;
+/// Weight of a strong term: task id, file path, backticked name, quoted phrase, identifier.
+pub const WEIGHT_STRONG: f32 = 2.5;
+/// Weight of a part of an identifier or path (`src`, `ts` of `src/api/users.ts`): weak evidence.
+pub const WEIGHT_PART: f32 = 0.5;
+
+/// The terms of a task, with weights, and the phrases that must match as a whole.
+#[derive(Clone, Debug, Default)]
+pub struct Terms {
+  pub weights: FxHashMap<String, f32>,
+  /// Case-folded phrases (quoted text, paths, ids) to find verbatim, with weights.
+  pub phrases: Vec<(String, f32)>,
+}
+
+impl Terms {
+  /// The terms of `task`.
+  pub fn of_task(task: &str) -> Self {
+    let mut terms = Terms::default();
+    for (phrase, strong) in strong_spans(task) {
+      let folded = phrase.to_lowercase();
+      if folded.chars().filter(|c| c.is_alphanumeric()).count() >= 2
+        && !terms.phrases.iter().any(|p| p.0 == folded)
+      {
+        terms.phrases.push((folded, strong));
+      }
+    }
+    for word in words(task) {
+      let strong = is_identifier(word);
+      for (k, term) in forms(word).into_iter().enumerate() {
+        if is_stop_word(&term) || term.chars().count() < 2 {
+          continue;
+        }
+        let weight = match (k, strong) {
+          (0, true) => WEIGHT_STRONG,
+          (0, false) => WEIGHT_WORD,
+          (_, true) => WEIGHT_PART,
+          (_, false) => WEIGHT_WORD,
+        };
+        let w = terms.weights.entry(term).or_insert(0.0);
+        *w = w.max(weight);
+      }
+    }
+    // Words inside strong spans (a path, a quoted phrase) weigh as strong terms too.
+    for (phrase, _) in terms.phrases.clone() {
+      for word in words(&phrase) {
+        if let Some(w) = terms.weights.get_mut(&normalize(word)) {
+          *w = w.max(WEIGHT_STRONG);
+        }
+      }
+    }
+    terms
+  }
+
+  /// Adds `other`'s terms (keeping the larger weight), scaled by `factor`.
+  pub fn merge(&mut self, other: &Terms, factor: f32) {
+    for (t, w) in &other.weights {
+      let e = self.weights.entry(t.clone()).or_insert(0.0);
+      *e = e.max(w * factor);
+    }
+    for (p, w) in &other.phrases {
+      if !self.phrases.iter().any(|q| &q.0 == p) {
+        self.phrases.push((p.clone(), w * factor));
+      }
+    }
+  }
+
+  pub fn is_empty(&self) -> bool {
+    self.weights.is_empty() && self.phrases.is_empty()
+  }
+
+  /// Terms by weight, strongest first (ties in alphabetical order, for determinism).
+  pub fn ranked(&self) -> Vec<String> {
+    let mut v: Vec<(&String, &f32)> = self.weights.iter().collect();
+    v.sort_by(|a, b| b.1.total_cmp(a.1).then_with(|| a.0.cmp(b.0)));
+    v.into_iter().map(|(t, _)| t.clone()).collect()
+  }
+}
+
+/// The words of `text`: maximal runs of alphanumeric characters and `_`, also joined
+/// across `.`, `/`, `-` and `:` when both sides are word characters (`rate-limit.ts`,
+/// `src/api`, `A.9.1`), so that identifiers and paths stay whole.
+pub fn words(text: &str) -> impl Iterator<Item = &str> {
+  let is_word = |c: char| c.is_alphanumeric() || c == '_';
+  let mut pos = 0;
+  std::iter::from_fn(move || {
+    let (off, _) = text[pos..].char_indices().find(|&(_, c)| is_word(c))?;
+    let start = pos + off;
+    let mut end = start;
+    let mut chars = text[start..].char_indices().peekable();
+    while let Some((o, c)) = chars.next() {
+      if is_word(c) {
+        end = start + o + c.len_utf8();
+        continue;
+      }
+      // A joiner continues the word only when a word character follows it.
+      let joins = match (c, chars.peek()) {
+        ('\'', Some(&(_, n))) => n.is_alphabetic(),
+        ('.' | '/' | '-' | ':', Some(&(_, n))) => is_word(n),
+        _ => false,
+      };
+      if !joins {
+        break;
+      }
+    }
+    pos = end;
+    Some(&text[start..end])
+  })
+}
+
+/// Whether a word is an identifier or a path rather than plain prose.
+fn is_identifier(word: &str) -> bool {
+  let mut chars = word.chars();
+  let first_upper = chars.next().is_some_and(|c| c.is_uppercase());
+  let inner_upper = word.chars().skip(1).any(|c| c.is_uppercase()) && word.chars().any(|c| c.is_lowercase());
+  word.contains(['_', '/', '.', ':'])
+    || (inner_upper && !(first_upper && word.chars().skip(1).all(|c| !c.is_uppercase())))
+}
+
+/// The normal forms a word is indexed and searched under: the whole word, and its
+/// parts when it is an identifier or a path.
+pub fn forms(word: &str) -> Vec<String> {
+  let whole = normalize(word);
+  let mut out = vec![whole.clone()];
+  let parts = split_identifier(word);
+  if parts.len() > 1 {
+    for p in parts {
+      let p = normalize(p);
+      if !out.contains(&p) {
+        out.push(p);
+      }
+    }
+  }
+  // "don't" also as "don"; possessives ("Arthur's") as the name.
+  if let Some(stem) = whole.strip_suffix("'s") {
+    out.push(stem.to_owned());
+  }
+  out
+}
+
+/// Case-folds and lightly stems: plural `s`, `ies` → `y`.
+pub fn normalize(word: &str) -> String {
+  let lower = word.to_lowercase();
+  if lower.chars().count() > 4 && lower.chars().all(char::is_alphabetic) {
+    if let Some(stem) = lower.strip_suffix("ies") {
+      return format!("{stem}y");
+    }
+    if lower.ends_with('s') && !lower.ends_with("ss") && !lower.ends_with("us") && !lower.ends_with("is") {
+      return lower[..lower.len() - 1].to_owned();
+    }
+  }
+  lower
+}
+
+/// `createUserId` → create, User, Id; `rate_limit.ts` → rate, limit, ts; `HTTPServer` → HTTP, Server.
+fn split_identifier(word: &str) -> Vec<&str> {
+  let mut parts = Vec::new();
+  for chunk in word
+    .split(|c: char| !c.is_alphanumeric())
+    .filter(|s| !s.is_empty())
+  {
+    let chars: Vec<(usize, char)> = chunk.char_indices().collect();
+    let mut start = 0;
+    for k in 1..chars.len() {
+      let (i, c) = chars[k];
+      let prev = chars[k - 1].1;
+      let next_lower = chars.get(k + 1).is_some_and(|&(_, n)| n.is_lowercase());
+      let boundary = (c.is_uppercase() && (prev.is_lowercase() || prev.is_numeric()))
+        || (c.is_uppercase() && prev.is_uppercase() && next_lower)
+        || (c.is_numeric() != prev.is_numeric() && c.is_alphanumeric() && prev.is_alphanumeric());
+      if boundary {
+        parts.push(&chunk[start..i]);
+        start = i;
+      }
+    }
+    parts.push(&chunk[start..]);
+  }
+  parts
+}
+
+/// Strong spans of a task: backticked text, quoted phrases, paths and task ids.
+fn strong_spans(task: &str) -> Vec<(String, f32)> {
+  let mut spans = Vec::new();
+  for (open, close) in [('`', '`'), ('"', '"'), ('“', '”')] {
+    let mut rest = task;
+    while let Some(a) = rest.find(open) {
+      let after = &rest[a + open.len_utf8()..];
+      let Some(b) = after.find(close) else { break };
+      let inner = after[..b].trim();
+      if !inner.is_empty() && inner.len() <= 200 {
+        spans.push((inner.to_owned(), WEIGHT_STRONG));
+      }
+      rest = &after[b + close.len_utf8()..];
+    }
+  }
+  for word in words(task) {
+    let is_task_id = word.contains('.')
+      && word.split('.').count() >= 2
+      && word
+        .split('.')
+        .all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric()))
+      && word.chars().any(|c| c.is_ascii_digit());
+    let is_path = word.contains('/')
+      || (word.contains('.')
+        && word
+          .rsplit('.')
+          .next()
+          .is_some_and(|ext| (1..=5).contains(&ext.len()) && ext.chars().all(|c| c.is_ascii_lowercase()))
+        && word.chars().next().is_some_and(|c| c.is_alphabetic()));
+    if is_task_id || is_path || is_identifier(word) {
+      spans.push((word.to_owned(), WEIGHT_STRONG));
+    }
+  }
+  spans
+}
+
+/// English function words and question words: they say nothing about the topic.
+pub fn is_stop_word(term: &str) -> bool {
+  STOP_WORDS.binary_search(&term).is_ok()
+}
+
+/// Sorted, for binary search.
+const STOP_WORDS: &[&str] = &[
+  "a",
+  "about",
+  "above",
+  "after",
+  "again",
+  "against",
+  "all",
+  "also",
+  "am",
+  "an",
+  "and",
+  "any",
+  "are",
+  "as",
+  "at",
+  "be",
+  "because",
+  "been",
+  "before",
+  "being",
+  "below",
+  "between",
+  "both",
+  "but",
+  "by",
+  "can",
+  "could",
+  "did",
+  "do",
+  "does",
+  "doing",
+  "don",
+  "down",
+  "during",
+  "each",
+  "either",
+  "else",
+  "few",
+  "first",
+  "for",
+  "from",
+  "further",
+  "had",
+  "has",
+  "have",
+  "having",
+  "he",
+  "her",
+  "here",
+  "hers",
+  "herself",
+  "him",
+  "himself",
+  "his",
+  "how",
+  "i",
+  "if",
+  "in",
+  "into",
+  "is",
+  "it",
+  "its",
+  "itself",
+  "just",
+  "let",
+  "like",
+  "may",
+  "me",
+  "might",
+  "more",
+  "most",
+  "must",
+  "my",
+  "myself",
+  "no",
+  "nor",
+  "not",
+  "now",
+  "of",
+  "off",
+  "on",
+  "once",
+  "one",
+  "only",
+  "or",
+  "other",
+  "our",
+  "ours",
+  "ourselves",
+  "out",
+  "over",
+  "own",
+  "please",
+  "same",
+  "she",
+  "should",
+  "so",
+  "some",
+  "such",
+  "than",
+  "that",
+  "the",
+  "their",
+  "theirs",
+  "them",
+  "themselves",
+  "then",
+  "there",
+  "these",
+  "they",
+  "this",
+  "those",
+  "through",
+  "to",
+  "too",
+  "under",
+  "until",
+  "up",
+  "us",
+  "very",
+  "was",
+  "we",
+  "were",
+  "what",
+  "when",
+  "where",
+  "which",
+  "while",
+  "who",
+  "whom",
+  "whose",
+  "why",
+  "will",
+  "with",
+  "within",
+  "without",
+  "would",
+  "yes",
+  "yet",
+  "you",
+  "your",
+  "yours",
+  "yourself",
+  "yourselves",
+];
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn stop_words_are_sorted() {
+    assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
+  }
+
+  #[test]
+  fn words_keep_identifiers_and_paths_whole() {
+    let w: Vec<&str> = words("Fix `createUser` in src/api/users.ts (task A.9.1.3), don't panic.").collect();
+    assert_eq!(
+      w,
+      [
+        "Fix",
+        "createUser",
+        "in",
+        "src/api/users.ts",
+        "task",
+        "A.9.1.3",
+        "don't",
+        "panic"
+      ]
+    );
+  }
+
+  #[test]
+  fn identifiers_are_indexed_whole_and_by_parts() {
+    assert_eq!(forms("createUserId"), ["createuserid", "create", "user", "id"]);
+    assert_eq!(forms("rate_limit.ts"), ["rate_limit.ts", "rate", "limit", "ts"]);
+    assert_eq!(forms("HTTPServer"), ["httpserver", "http", "server"]);
+    assert_eq!(forms("Directors"), ["director"]);
+  }
+
+  #[test]
+  fn task_terms_weigh_strong_terms_more_and_drop_stop_words() {
+    let t = Terms::of_task(
+      "Which magazine was started first: \"Arthur's Magazine\" or `First for Women` in src/a.ts?",
+    );
+    assert!(!t.weights.contains_key("which"));
+    assert!(t.weights["magazine"] >= WEIGHT_STRONG);
+    assert_eq!(t.weights["started"], WEIGHT_WORD);
+    assert!(t.weights["src/a.ts"] >= WEIGHT_STRONG);
+    assert!(t.phrases.iter().any(|p| p.0 == "first for women"));
+    assert!(t.phrases.iter().any(|p| p.0 == "arthur's magazine"));
+  }
+}
