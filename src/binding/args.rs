@@ -21,6 +21,9 @@ impl From<Error> for Refusal {
 
 pub type Checked<T> = std::result::Result<T, Refusal>;
 
+/// An `AbortSignal` and whether it had already fired when the call was made.
+pub type Signal = Option<(AbortSignal, bool)>;
+
 /// Throws `refusal` into JavaScript; the returned error tells napi-rs the exception
 /// is already pending.
 pub fn throw(env: &Env, refusal: Refusal) -> Error {
@@ -114,7 +117,7 @@ impl Call {
   }
 
   /// `options.signal`: an `AbortSignal`, and whether it has already fired.
-  pub fn signal(self, options: &Option<Object>) -> Checked<Option<(AbortSignal, bool)>> {
+  pub fn signal(self, options: &Option<Object>) -> Checked<Signal> {
     let Some(v) = self.option(options, "signal")? else {
       return Ok(None);
     };

@@ -5,7 +5,7 @@ use std::time::Instant;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 
-use super::args::{checked, Call, Checked};
+use super::args::{checked, Call, Checked, Signal};
 use super::messages::read_messages;
 use super::task::{job, Job, Raw};
 use crate::core::cancel::{Cancel, Cancelled};
@@ -61,7 +61,7 @@ fn read<'env>(
   full_context: &Unknown<'env>,
   task: &Unknown,
   options: Option<Unknown<'env>>,
-) -> Checked<(Request, Option<Object<'env>>, Option<(AbortSignal, bool)>)> {
+) -> Checked<(Request, Option<Object<'env>>, Signal)> {
   let (input, array) = match full_context.get_type()? {
     ValueType::String => (Input::Text(call.string("fullContext", full_context)?), None),
     ValueType::Object if full_context.is_array()? => (

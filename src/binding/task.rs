@@ -7,6 +7,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use napi::bindgen_prelude::*;
 
+use super::args::Signal;
 use crate::core::cancel::{Cancel, Cancelled};
 
 type Work<O> = Box<dyn FnOnce(&Cancel) -> std::result::Result<O, Cancelled> + Send>;
@@ -26,7 +27,7 @@ pub struct Job<O, J> {
 /// has already).
 pub fn job<O, J>(
   name: &'static str,
-  signal: Option<(AbortSignal, bool)>,
+  signal: Signal,
   keep: Option<&Object>,
   work: impl FnOnce(&Cancel) -> std::result::Result<O, Cancelled> + Send + 'static,
   finish: impl for<'env> FnOnce(&'env Env, O, Option<Object<'env>>) -> Result<J> + Send + 'static,
