@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::message::{Message, Part, REPLY_PRIMER};
 use crate::core::relevance::{score, Index};
-use crate::core::segment::{segment, Granularity, Segment};
+use crate::core::segment::{segment, Granularity, Kind, Segment};
 use crate::core::terms::Terms;
 use crate::core::tokens::{Counter, Encoding};
 
@@ -198,6 +198,9 @@ fn render(messages: &[Message], granularity: Granularity) -> Doc {
       block = segment(&text[start..], start, i, granularity, &mut segments, block);
     }
     let header = (segments.len() > header).then_some(header);
+    if let Some(h) = header {
+      segments[h].kind = Kind::Role;
+    }
     for part in &m.parts {
       let from = text.len();
       let first_segment = segments.len();

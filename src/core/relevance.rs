@@ -11,14 +11,19 @@ const K1: f32 = 1.2;
 const B: f32 = 0.75;
 
 /// How much each signal contributes to a segment's score (each normalized to 0..1).
-const W_SEGMENT: f32 = 0.45;
-const W_BLOCK: f32 = 0.35;
-const W_SECTION: f32 = 0.25;
+const W_SEGMENT: f32 = 0.3;
+const W_BLOCK: f32 = 1.0;
+const W_SECTION: f32 = 1.0;
 const W_NEIGHBOUR: f32 = 0.15;
+/// The first sentence of a paragraph introduces what the rest refers back to ("It was
+/// dissolved in 2010"): it shares this much of its paragraph's relevance.
+const W_LEAD: f32 = 0.2;
 /// A section linked from relevant text counts as this share of the linking block's relevance.
 const LINK_FACTOR: f32 = 0.8;
 /// Blocks at least this relevant (relative to the best) are searched for links.
 const LINK_SOURCE: f32 = 0.5;
+/// A section that names a relevant section's title counts as this share of its relevance.
+const BACKLINK_FACTOR: f32 = 0.5;
 
 /// Term statistics of the segments of one text, for a fixed vocabulary (the terms of
 /// the task and its siblings): only those terms are counted, which keeps indexing
@@ -172,7 +177,16 @@ pub fn score(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> 
     .collect();
 
   let max_own = max(&own);
-  let max_block = max(&block_score);
+  // Headings are blocks of their own; their relevance counts as the section's, not as a
+  // paragraph's (a short title that matches would dwarf every paragraph).
+  let mut is_heading_block = vec![false; blocks];
+  for s in segments.iter().filter(|s| is_section_start(s.kind)) {
+    is_heading_block[s.block] = true;
+  }
+  let max_block = (0..blocks)
+    .filter(|&b| !is_heading_block[b])
+    .map(|b| block_score[b])
+    .fold(0.0, f32::max);
   let norm = |v: f32, m: f32| if m > 0.0 { v / m } else { 0.0 };
 
   // Sections: a heading's own relevance, or a link to it from relevant text elsewhere.
@@ -187,38 +201,81 @@ pub fn score(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> 
   let max_heading = segments
     .iter()
     .enumerate()
-    .filter(|(_, s)| s.kind == Kind::Heading)
+    .filter(|(_, s)| is_section_start(s.kind))
     .map(|(i, _)| own[i])
     .fold(0.0, f32::max);
-  let sources: Vec<(Option<usize>, f32, String)> = (0..blocks)
-    .filter(|&b| block_span[b].0 < block_span[b].1 && norm(block_score[b], max_block) >= LINK_SOURCE)
-    .map(|b| {
-      let (first, end) = block_span[b];
-      let body = text[segments[first].start..segments[end - 1].end].to_lowercase();
-      (segments[first].heading, norm(block_score[b], max_block), body)
-    })
+  // The task names sections too ("Between Harvey Pekar and Denise Levertov …"): it is
+  // a link source as relevant as the best block.
+  let task_source = (None, 1.0 / LINK_FACTOR, query.text.clone());
+  let sources: Vec<(Option<usize>, f32, String)> = std::iter::once(task_source)
+    .chain(
+      (0..blocks)
+        .filter(|&b| {
+          !is_heading_block[b]
+            && block_span[b].0 < block_span[b].1
+            && norm(block_score[b], max_block) >= LINK_SOURCE
+        })
+        .map(|b| {
+          let (first, end) = block_span[b];
+          let body = text[segments[first].start..segments[end - 1].end].to_lowercase();
+          (segments[first].heading, norm(block_score[b], max_block), body)
+        }),
+    )
+    .collect();
+  let titles: Vec<(usize, String)> = segments
+    .iter()
+    .enumerate()
+    .filter(|(_, s)| s.kind == Kind::Heading)
+    .map(|(h, s)| (h, heading_title(&text[s.start..s.end])))
+    .filter(|(_, t)| t.chars().filter(|c| c.is_alphanumeric()).count() >= 4)
     .collect();
   for (h, s) in segments
     .iter()
     .enumerate()
-    .filter(|(_, s)| s.kind == Kind::Heading)
+    .filter(|(_, s)| is_section_start(s.kind))
   {
-    let mut value = norm(own[h], max_heading.max(max_own * 0.5));
-    let title = heading_title(&text[s.start..s.end]);
-    if title.chars().filter(|c| c.is_alphanumeric()).count() >= 4 {
-      for (linking_section, relevance, body) in &sources {
-        if *linking_section != Some(h) && body.contains(title.as_str()) {
-          value = value.max(LINK_FACTOR * relevance);
+    section[h] = norm(own[h], max_heading.max(max_own * 0.5)).min(1.0);
+  }
+  for (h, title) in &titles {
+    for (linking_section, relevance, body) in &sources {
+      if *linking_section != Some(*h) && names(body, title) {
+        section[*h] = section[*h].max((LINK_FACTOR * relevance).min(1.0));
+      }
+    }
+  }
+  // Links back: a section whose text names the title of a relevant section is likely
+  // the next step of the chain ("… near Mark Twain Lake" for "Mark Twain").
+  let relevant_titles: Vec<(usize, &String, f32)> = titles
+    .iter()
+    .filter(|(h, _)| section[*h] >= LINK_SOURCE)
+    .map(|(h, t)| (*h, t, section[*h]))
+    .collect();
+  if !relevant_titles.is_empty() {
+    let mut backlink = vec![0f32; segments.len()];
+    for b in (0..blocks).filter(|&b| !is_heading_block[b] && block_span[b].0 < block_span[b].1) {
+      let (first, end) = block_span[b];
+      let Some(g) = segments[first].heading else {
+        continue;
+      };
+      if segments[g].kind != Kind::Heading {
+        continue;
+      }
+      let body = text[segments[first].start..segments[end - 1].end].to_lowercase();
+      for &(h, title, relevance) in &relevant_titles {
+        if h != g && names(&body, title) {
+          backlink[g] = backlink[g].max(BACKLINK_FACTOR * relevance);
         }
       }
     }
-    section[h] = value.min(1.0);
+    for (s, b) in section.iter_mut().zip(backlink) {
+      *s = s.max(b);
+    }
   }
 
   (0..segments.len())
     .map(|i| {
       let s = &segments[i];
-      if s.kind == Kind::Heading {
+      if is_section_start(s.kind) {
         return W_SEGMENT * norm(own[i], max_own) + (W_BLOCK + W_SECTION) * section[i];
       }
       let neighbour = [i.checked_sub(1), Some(i + 1)]
@@ -232,12 +289,19 @@ pub fn score(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> 
       if !relevant {
         return 0.0;
       }
-      W_SEGMENT * norm(own[i], max_own)
-        + W_BLOCK * norm(block_score[s.block], max_block)
-        + W_SECTION * sec
-        + W_NEIGHBOUR * neighbour
+      let block = norm(block_score[s.block], max_block);
+      let lead = if block_span[s.block].0 == i && s.kind == Kind::Text {
+        W_LEAD * block
+      } else {
+        0.0
+      };
+      W_SEGMENT * norm(own[i], max_own) + W_BLOCK * block + W_SECTION * sec + W_NEIGHBOUR * neighbour + lead
     })
     .collect()
+}
+
+fn is_section_start(kind: Kind) -> bool {
+  matches!(kind, Kind::Heading | Kind::Role)
 }
 
 /// A heading's title, case-folded: without `#` marks and a trailing "(…)" qualifier.
@@ -248,6 +312,14 @@ fn heading_title(heading: &str) -> String {
     _ => t,
   };
   t.to_lowercase()
+}
+
+/// Whether `body` names `title` as whole words.
+fn names(body: &str, title: &str) -> bool {
+  let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+  body.match_indices(title).any(|(at, _)| {
+    boundary(body[..at].chars().next_back()) && boundary(body[at + title.len()..].chars().next())
+  })
 }
 
 fn max(v: &[f32]) -> f32 {

@@ -19,6 +19,8 @@ pub enum Granularity {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
   Heading,
+  /// The `### role` line that opens a rendered message: a section start, never a link target.
+  Role,
   Text,
   /// A list item (`- `, `* `, `1. `): one unit, so a plan's lines can be told apart.
   Item,

@@ -23,12 +23,17 @@ pub struct Terms {
   pub weights: FxHashMap<String, f32>,
   /// Case-folded phrases (quoted text, paths, ids) to find verbatim, with weights.
   pub phrases: Vec<(String, f32)>,
+  /// The task itself, case-folded: headings and titles it names are followed like links.
+  pub text: String,
 }
 
 impl Terms {
   /// The terms of `task`.
   pub fn of_task(task: &str) -> Self {
-    let mut terms = Terms::default();
+    let mut terms = Terms {
+      text: task.to_lowercase(),
+      ..Terms::default()
+    };
     for (phrase, strong) in strong_spans(task) {
       let folded = phrase.to_lowercase();
       if folded.chars().filter(|c| c.is_alphanumeric()).count() >= 2
