@@ -391,7 +391,10 @@ fn select(
     } else if own[i] <= 0.0 || own[i] < threshold {
       Some(Reason::Irrelevant)
     } else {
-      candidates.push(i);
+      // A heading is kept only as the context of kept text, never on its own.
+      if !matches!(seg.kind, Kind::Heading | Kind::Role) {
+        candidates.push(i);
+      }
       Some(Reason::Budget)
     };
     reports.push(SegmentReport {

@@ -11,19 +11,23 @@ const K1: f32 = 1.2;
 const B: f32 = 0.75;
 
 /// How much each signal contributes to a segment's score (each normalized to 0..1).
-const W_SEGMENT: f32 = 0.3;
-const W_BLOCK: f32 = 1.0;
 const W_SECTION: f32 = 1.0;
-const W_NEIGHBOUR: f32 = 0.15;
+const W_BLOCK: f32 = 0.2;
+const W_SEGMENT: f32 = 0.2;
+const W_NEIGHBOUR: f32 = 0.1;
 /// The first sentence of a paragraph introduces what the rest refers back to ("It was
-/// dissolved in 2010"): it shares this much of its paragraph's relevance.
+/// dissolved in 2010"): it shares this much of its section's relevance.
 const W_LEAD: f32 = 0.2;
-/// A section linked from relevant text counts as this share of the linking block's relevance.
-const LINK_FACTOR: f32 = 0.8;
-/// Blocks at least this relevant (relative to the best) are searched for links.
+/// A section whose title the task names: that much on top of its BM25 (0..1).
+const W_TITLE: f32 = 1.0;
+/// A section named by one of the most relevant sections: that much times the source's
+/// relative relevance; a section that names one of them: `W_BACKLINK`.
+const W_LINK: f32 = 1.0;
+const W_BACKLINK: f32 = 0.3;
+/// How many of the most relevant sections are followed, and how relevant (relative to
+/// the best) a section must be to be followed.
+const LINK_SOURCES: usize = 2;
 const LINK_SOURCE: f32 = 0.5;
-/// A section that names a relevant section's title counts as this share of its relevance.
-const BACKLINK_FACTOR: f32 = 0.5;
 
 /// Term statistics of the segments of one text, for a fixed vocabulary (the terms of
 /// the task and its siblings): only those terms are counted, which keeps indexing
@@ -137,7 +141,14 @@ impl Index {
   }
 }
 
-/// Relevance of every segment to one query, on a 0..~1.4 scale where 0 means unrelated.
+/// Relevance of every segment to one query, on a 0..~3 scale where 0 means unrelated.
+///
+/// Sections (a heading and what follows it, a rendered message, or a paragraph when
+/// there are no headings) are ranked first, since they are what a reader needs whole:
+/// BM25 of the section, plus its title when the task names it, plus links: the title
+/// of a section named in one of the most relevant sections, or a section that names
+/// one of their titles. A segment's score is its section's relevance, its paragraph's,
+/// its own, and a share for the lead sentence of a paragraph.
 pub fn score(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> Vec<f32> {
   let weights = index.weights(query);
   // Phrases count like a rare term matched once, times their weight.
@@ -156,127 +167,100 @@ pub fn score(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> 
     .map(|i| index.bm25(&index.tf[i], index.len[i], &weights) + phrase_bonus(i))
     .collect();
 
-  // Blocks: the segments of one paragraph, item or code block taken together.
+  // Groups of segments scored as one bag of words: blocks (paragraphs, items, code)
+  // and sections.
   let blocks = segments.last().map_or(0, |s| s.block + 1);
-  let mut block_tf: Vec<FxHashMap<usize, u32>> = vec![FxHashMap::default(); blocks];
-  let mut block_len = vec![0u32; blocks];
-  let mut block_phrase = vec![0f32; blocks];
-  for (i, s) in segments.iter().enumerate() {
-    for &(t, f) in &index.tf[i] {
-      *block_tf[s.block].entry(t).or_insert(0) += f;
-    }
-    block_len[s.block] += index.len[i];
-    block_phrase[s.block] = block_phrase[s.block].max(phrase_bonus(i));
+  let block_of: Vec<usize> = segments.iter().map(|s| s.block).collect();
+  let (section_of, sections) = sections(segments);
+  let block_score = group_scores(index, &weights, &own, &block_of, blocks, |i| {
+    !is_section_start(segments[i].kind)
+  });
+  let section_bm25 = group_scores(index, &weights, &own, &section_of, sections, |_| true);
+
+  let norm = |v: f32, m: f32| if m > 0.0 { v / m } else { 0.0 };
+  let max_own = max(&own);
+  let max_block = max(&block_score);
+  let max_section = max(&section_bm25);
+
+  // Sections: where each starts and ends, its title (markdown headings only: a rendered
+  // message's role line is no title), and its text, case-folded, for finding names.
+  let mut span = vec![(usize::MAX, 0usize); sections];
+  for (i, &k) in section_of.iter().enumerate() {
+    span[k].0 = span[k].0.min(i);
+    span[k].1 = i + 1;
   }
-  let block_score: Vec<f32> = (0..blocks)
-    .map(|b| {
-      let mut terms: Vec<(usize, u32)> = block_tf[b].iter().map(|(&t, &f)| (t, f)).collect();
-      terms.sort_unstable();
-      index.bm25(&terms, block_len[b], &weights) + block_phrase[b]
+  let title: Vec<Option<String>> = span
+    .iter()
+    .map(|&(first, _)| {
+      let s = &segments[first];
+      (s.kind == Kind::Heading)
+        .then(|| heading_title(&text[s.start..s.end]))
+        .filter(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= 4)
     })
     .collect();
-
-  let max_own = max(&own);
-  // Headings are blocks of their own; their relevance counts as the section's, not as a
-  // paragraph's (a short title that matches would dwarf every paragraph).
-  let mut is_heading_block = vec![false; blocks];
-  for s in segments.iter().filter(|s| is_section_start(s.kind)) {
-    is_heading_block[s.block] = true;
-  }
-  let max_block = (0..blocks)
-    .filter(|&b| !is_heading_block[b])
-    .map(|b| block_score[b])
-    .fold(0.0, f32::max);
-  let norm = |v: f32, m: f32| if m > 0.0 { v / m } else { 0.0 };
-
-  // Sections: a heading's own relevance, or a link to it from relevant text elsewhere.
-  // The segments of a block are contiguous: remember where each block starts and ends.
-  let mut block_span = vec![(usize::MAX, 0usize); blocks];
-  for (i, seg) in segments.iter().enumerate() {
-    let span = &mut block_span[seg.block];
-    span.0 = span.0.min(i);
-    span.1 = i + 1;
-  }
-  let mut section = vec![0f32; segments.len()];
-  let max_heading = segments
-    .iter()
-    .enumerate()
-    .filter(|(_, s)| is_section_start(s.kind))
-    .map(|(i, _)| own[i])
-    .fold(0.0, f32::max);
-  // The task names sections too ("Between Harvey Pekar and Denise Levertov …"): it is
-  // a link source as relevant as the best block.
-  let task_source = (None, 1.0 / LINK_FACTOR, query.text.clone());
-  let sources: Vec<(Option<usize>, f32, String)> = std::iter::once(task_source)
-    .chain(
-      (0..blocks)
-        .filter(|&b| {
-          !is_heading_block[b]
-            && block_span[b].0 < block_span[b].1
-            && norm(block_score[b], max_block) >= LINK_SOURCE
-        })
-        .map(|b| {
-          let (first, end) = block_span[b];
-          let body = text[segments[first].start..segments[end - 1].end].to_lowercase();
-          (segments[first].heading, norm(block_score[b], max_block), body)
-        }),
-    )
+  let mut relevance: Vec<f32> = (0..sections)
+    .map(|k| {
+      let named = title[k].as_deref().is_some_and(|t| names(&query.text, t));
+      norm(section_bm25[k], max_section) + if named { W_TITLE } else { 0.0 }
+    })
     .collect();
-  let titles: Vec<(usize, String)> = segments
+  // Links from the most relevant sections to the sections they name, and back.
+  let mut order: Vec<usize> = (0..sections).filter(|&k| relevance[k] > 0.0).collect();
+  order.sort_by(|&a, &b| relevance[b].total_cmp(&relevance[a]).then(a.cmp(&b)));
+  let best = order.first().map_or(0.0, |&k| relevance[k]);
+  let sources: Vec<(usize, f32, String)> = order
     .iter()
-    .enumerate()
-    .filter(|(_, s)| s.kind == Kind::Heading)
-    .map(|(h, s)| (h, heading_title(&text[s.start..s.end])))
-    .filter(|(_, t)| t.chars().filter(|c| c.is_alphanumeric()).count() >= 4)
+    .take(LINK_SOURCES)
+    .filter(|&&k| relevance[k] >= LINK_SOURCE * best)
+    .map(|&k| {
+      (
+        k,
+        relevance[k] / best,
+        text[segments[span[k].0].start..segments[span[k].1 - 1].end].to_lowercase(),
+      )
+    })
     .collect();
-  for (h, s) in segments
-    .iter()
-    .enumerate()
-    .filter(|(_, s)| is_section_start(s.kind))
-  {
-    section[h] = norm(own[h], max_heading.max(max_own * 0.5)).min(1.0);
-  }
-  for (h, title) in &titles {
-    for (linking_section, relevance, body) in &sources {
-      if *linking_section != Some(*h) && names(body, title) {
-        section[*h] = section[*h].max((LINK_FACTOR * relevance).min(1.0));
-      }
-    }
-  }
-  // Links back: a section whose text names the title of a relevant section is likely
-  // the next step of the chain ("… near Mark Twain Lake" for "Mark Twain").
-  let relevant_titles: Vec<(usize, &String, f32)> = titles
-    .iter()
-    .filter(|(h, _)| section[*h] >= LINK_SOURCE)
-    .map(|(h, t)| (*h, t, section[*h]))
-    .collect();
-  if !relevant_titles.is_empty() {
-    let mut backlink = vec![0f32; segments.len()];
-    for b in (0..blocks).filter(|&b| !is_heading_block[b] && block_span[b].0 < block_span[b].1) {
-      let (first, end) = block_span[b];
-      let Some(g) = segments[first].heading else {
-        continue;
-      };
-      if segments[g].kind != Kind::Heading {
-        continue;
-      }
-      let body = text[segments[first].start..segments[end - 1].end].to_lowercase();
-      for &(h, title, relevance) in &relevant_titles {
-        if h != g && names(&body, title) {
-          backlink[g] = backlink[g].max(BACKLINK_FACTOR * relevance);
+  let mut linked = relevance.clone();
+  if !sources.is_empty() {
+    let titled: Vec<(usize, &str)> = (0..sections)
+      .filter_map(|k| title[k].as_deref().map(|t| (k, t)))
+      .collect();
+    for (source, share, body) in &sources {
+      for &(k, t) in &titled {
+        if k != *source && names(body, t) {
+          linked[k] = linked[k].max(relevance[k] + W_LINK * share);
         }
       }
     }
-    for (s, b) in section.iter_mut().zip(backlink) {
-      *s = s.max(b);
+    // Back links need every section's text; only titled sources can be named.
+    let named_sources: Vec<(usize, f32, &str)> = sources
+      .iter()
+      .filter_map(|(k, share, _)| title[*k].as_deref().map(|t| (*k, *share, t)))
+      .collect();
+    if !named_sources.is_empty() {
+      for k in 0..sections {
+        let body = text[segments[span[k].0].start..segments[span[k].1 - 1].end].to_lowercase();
+        for &(source, share, t) in &named_sources {
+          if k != source && names(&body, t) {
+            linked[k] = linked[k].max(relevance[k] + W_BACKLINK * share);
+          }
+        }
+      }
     }
   }
+  relevance = linked;
+  let max_relevance = max(&relevance);
 
   (0..segments.len())
     .map(|i| {
       let s = &segments[i];
+      let section = norm(relevance[section_of[i]], max_relevance);
       if is_section_start(s.kind) {
-        return W_SEGMENT * norm(own[i], max_own) + (W_BLOCK + W_SECTION) * section[i];
+        return W_SECTION * section;
+      }
+      let block = norm(block_score[s.block], max_block);
+      if own[i] <= 0.0 && block <= 0.0 && section <= 0.0 {
+        return 0.0;
       }
       let neighbour = [i.checked_sub(1), Some(i + 1)]
         .into_iter()
@@ -284,18 +268,67 @@ pub fn score(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> 
         .filter(|&j| j < segments.len() && segments[j].block == s.block)
         .map(|j| norm(own[j], max_own))
         .fold(0.0, f32::max);
-      let sec = s.heading.map_or(0.0, |h| section[h]);
-      let relevant = own[i] > 0.0 || block_score[s.block] > 0.0 || sec > 0.0;
-      if !relevant {
-        return 0.0;
-      }
-      let block = norm(block_score[s.block], max_block);
-      let lead = if block_span[s.block].0 == i && s.kind == Kind::Text {
-        W_LEAD * block
+      let lead = if i == 0 || segments[i - 1].block != s.block {
+        W_LEAD * section.max(block)
       } else {
         0.0
       };
-      W_SEGMENT * norm(own[i], max_own) + W_BLOCK * block + W_SECTION * sec + W_NEIGHBOUR * neighbour + lead
+      W_SECTION * section
+        + W_BLOCK * block
+        + W_SEGMENT * norm(own[i], max_own)
+        + W_NEIGHBOUR * neighbour
+        + lead
+    })
+    .collect()
+}
+
+/// Section of each segment: a heading (or role line) opens one; text before any heading
+/// forms one section per block. Returns the section ids and their number.
+fn sections(segments: &[Segment]) -> (Vec<usize>, usize) {
+  let mut ids = Vec::with_capacity(segments.len());
+  let mut count = 0;
+  let mut last_block = usize::MAX;
+  for s in segments {
+    let opens = is_section_start(s.kind) || (s.heading.is_none() && s.block != last_block);
+    if opens || count == 0 {
+      count += 1;
+    }
+    last_block = s.block;
+    ids.push(count - 1);
+  }
+  (ids, count.max(1))
+}
+
+/// BM25 of groups of segments (blocks or sections) taken as one bag of words; segments
+/// for which `include` is false are left out of the bag.
+fn group_scores(
+  index: &Index,
+  weights: &[f32],
+  own: &[f32],
+  group_of: &[usize],
+  groups: usize,
+  include: impl Fn(usize) -> bool,
+) -> Vec<f32> {
+  let mut tf: Vec<FxHashMap<usize, u32>> = vec![FxHashMap::default(); groups];
+  let mut len = vec![0u32; groups];
+  let mut phrase = vec![0f32; groups];
+  for (i, &g) in group_of.iter().enumerate() {
+    if !include(i) {
+      continue;
+    }
+    for &(t, f) in &index.tf[i] {
+      *tf[g].entry(t).or_insert(0) += f;
+    }
+    len[g] += index.len[i];
+    // A phrase's bonus is in `own` beyond BM25; keep the largest for the group.
+    let bm25 = index.bm25(&index.tf[i], index.len[i], weights);
+    phrase[g] = phrase[g].max(own[i] - bm25);
+  }
+  (0..groups)
+    .map(|g| {
+      let mut terms: Vec<(usize, u32)> = tf[g].iter().map(|(&t, &f)| (t, f)).collect();
+      terms.sort_unstable();
+      index.bm25(&terms, len[g], weights) + phrase[g]
     })
     .collect()
 }
