@@ -149,35 +149,33 @@ export declare function countTokens(text: string, options?: CountOptions | undef
 /** `countTokens` on the libuv thread pool. */
 export declare function countTokensAsync(text: string, options?: CountAsyncOptions | undefined | null): Promise<number>
 
-export interface DroppedSegment {
-  index: number
-  reason: 'irrelevant' | 'sibling' | 'budget' | 'internal'
-}
-
-export interface ExtractionMetrics {
-  originalTokens: number
-  extractedTokens: number
-  /** 1 − extracted / original: the share of the input left out (0 for empty input). */
-  reductionRatio: number
-  segmentsTotal: number
-  segmentsKept: number
-  /** Time spent extracting (reading the input from JavaScript excluded). */
-  durationMs: number
-}
-
 /**
  * The part of `fullContext` (a string, or chat messages in any of the three formats)
- * that `task` needs, within `options.maxTokens` exact tokens, without what belongs
- * to `options.siblingTasks`.
+ * that `task` needs, within `options.maxTokens` exact tokens, without what belongs to
+ * `options.siblingTasks`. Returns columns; the package entry returns `ExtractionResult`.
  */
-export declare function extractRelevantContext(fullContext: string | Message[], task: string, options?: ExtractOptions | undefined | null): ExtractionResult
+export declare function extractRelevantContext(fullContext: string | Message[], task: string, options?: ExtractOptions | undefined | null): NativeExtraction
 
 /** `extractRelevantContext` on the libuv thread pool; `options.signal` cancels it. */
-export declare function extractRelevantContextAsync(fullContext: string | Message[], task: string, options?: ExtractAsyncOptions | undefined | null): Promise<ExtractionResult>
+export declare function extractRelevantContextAsync(fullContext: string | Message[], task: string, options?: ExtractAsyncOptions | undefined | null): Promise<NativeExtraction>
 
-export interface SegmentInfo {
-  index: number
-  score: number
-  tokens: number
-  kept: boolean
+/**
+ * What the native call returns: plain data and typed arrays with one entry per
+ * segment, which cross the boundary cheaply (a million-token thread has ~70,000
+ * segments; building that many objects property by property from Rust costs more
+ * than the extraction). The package entry (`ts/native.ts`) turns it into the
+ * `ExtractionResult` users see.
+ */
+export interface NativeExtraction {
+  relevantContext: string
+  /** For message input: indices of the kept messages. */
+  relevantMessageIndices?: Uint32Array
+  keywords: Array<string>
+  scores: Float64Array
+  tokens: Uint32Array
+  /** Per segment: 0 kept, else why it was dropped (1 irrelevant, 2 sibling, 3 budget, 4 internal). */
+  dropped: Uint8Array
+  originalTokens: number
+  extractedTokens: number
+  durationMs: number
 }

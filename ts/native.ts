@@ -3,6 +3,7 @@
 // rejects with its signal's reason (an `AbortError` by default), as Node's own
 // APIs do.
 import * as native from '../index.js'
+import type { ExtractAsyncOptions, ExtractionResult, ExtractOptions, Message } from '../index.js'
 
 export type {
   AiSdkMessage,
@@ -19,7 +20,6 @@ export type {
 
 export const countTokens = native.countTokens
 export const countMessageTokens = native.countMessageTokens
-export const extractRelevantContext = native.extractRelevantContext
 
 /** Runs a native async call whose last argument may hold a `signal`. */
 function settle<T>(options: { signal?: AbortSignal } | null | undefined, start: () => Promise<T>): Promise<T> {
@@ -42,5 +42,63 @@ export const countTokensAsync: typeof native.countTokensAsync = (text, options) 
 export const countMessageTokensAsync: typeof native.countMessageTokensAsync = (messages, options) =>
   settle(options, () => native.countMessageTokensAsync(messages, options))
 
-export const extractRelevantContextAsync: typeof native.extractRelevantContextAsync = (fullContext, task, options) =>
-  settle(options, () => native.extractRelevantContextAsync(fullContext, task, options))
+const REASONS = [undefined, 'irrelevant', 'sibling', 'budget', 'internal'] as const
+
+/** Builds the result users see from the native columns (cheap to cross the boundary). */
+function toResult(
+  raw: native.NativeExtraction,
+  fullContext: string | Message[],
+  options: ExtractOptions | null | undefined,
+): ExtractionResult {
+  const count = raw.scores.length
+  const segments: ExtractionResult['segments'] = new Array(count)
+  const dropped: NonNullable<ExtractionResult['dropped']> = []
+  for (let index = 0; index < count; index++) {
+    const code = raw.dropped[index]!
+    segments[index] = { index, score: raw.scores[index]!, tokens: raw.tokens[index]!, kept: code === 0 }
+    const reason = REASONS[code]
+    if (reason) dropped.push({ index, reason })
+  }
+  const result: ExtractionResult = {
+    relevantContext: raw.relevantContext,
+    keywords: raw.keywords,
+    segments,
+    metrics: {
+      originalTokens: raw.originalTokens,
+      extractedTokens: raw.extractedTokens,
+      reductionRatio: raw.originalTokens === 0 ? 0 : 1 - raw.extractedTokens / raw.originalTokens,
+      segmentsTotal: count,
+      segmentsKept: count - dropped.length,
+      durationMs: raw.durationMs,
+    },
+  }
+  if (raw.relevantMessageIndices && Array.isArray(fullContext)) {
+    result.relevantMessages = Array.from(raw.relevantMessageIndices, (i) => fullContext[i]!)
+  }
+  if (options?.audit) result.dropped = dropped
+  return result
+}
+
+/**
+ * The part of `fullContext` (a string, or chat messages in any of the three formats)
+ * that `task` needs, within `options.maxTokens` exact tokens, without what belongs to
+ * `options.siblingTasks`. For messages, `relevantMessages` holds the input's own objects.
+ */
+export function extractRelevantContext(
+  fullContext: string | Message[],
+  task: string,
+  options?: ExtractOptions | null,
+): ExtractionResult {
+  return toResult(native.extractRelevantContext(fullContext, task, options), fullContext, options)
+}
+
+/** `extractRelevantContext` on the libuv thread pool; `options.signal` cancels it. */
+export function extractRelevantContextAsync(
+  fullContext: string | Message[],
+  task: string,
+  options?: ExtractAsyncOptions | null,
+): Promise<ExtractionResult> {
+  return settle(options, () => native.extractRelevantContextAsync(fullContext, task, options)).then((raw) =>
+    toResult(raw, fullContext, options),
+  )
+}

@@ -11,38 +11,32 @@ use super::args::Signal;
 use crate::core::cancel::{Cancel, Cancelled};
 
 type Work<O> = Box<dyn FnOnce(&Cancel) -> std::result::Result<O, Cancelled> + Send>;
-type Finish<O, J> = Box<dyn for<'env> FnOnce(&'env Env, O, Option<Object<'env>>) -> Result<J> + Send>;
+type Finish<O, J> = Box<dyn FnOnce(&Env, O) -> Result<J> + Send>;
 
 pub struct Job<O, J> {
   name: &'static str,
   work: Option<Work<O>>,
   finish: Option<Finish<O, J>>,
-  /// A JavaScript value `finish` needs (the input array), referenced until the task ends.
-  keep: Option<ObjectRef>,
   cancel: Cancel,
 }
 
-/// The async task for `work`, whose output `finish` turns into the JavaScript value
-/// (with `keep`, kept alive until then); cancelled when `signal` fires (at once if it
-/// has already).
+/// The async task for `work`, whose output `finish` turns into the JavaScript value;
+/// cancelled when `signal` fires (at once if it has already).
 pub fn job<O, J>(
   name: &'static str,
   signal: Signal,
-  keep: Option<&Object>,
   work: impl FnOnce(&Cancel) -> std::result::Result<O, Cancelled> + Send + 'static,
-  finish: impl for<'env> FnOnce(&'env Env, O, Option<Object<'env>>) -> Result<J> + Send + 'static,
+  finish: impl FnOnce(&Env, O) -> Result<J> + Send + 'static,
 ) -> Result<AsyncTask<Job<O, J>>>
 where
   O: Send + 'static,
   J: ToNapiValue + TypeName + 'static,
 {
   let cancel = Cancel::new();
-  let keep = keep.map(|o| o.create_ref()).transpose()?;
   let job = Job {
     name,
     work: Some(Box::new(work)),
     finish: Some(Box::new(finish)),
-    keep,
     cancel: cancel.clone(),
   };
   Ok(match signal {
@@ -87,45 +81,17 @@ where
   }
 
   fn resolve(&mut self, env: Env, output: O) -> Result<J> {
-    let kept = self.keep.as_ref().map(|r| r.get_value(&env)).transpose()?;
     match self.finish.take() {
-      Some(finish) => finish(&env, output, kept),
+      Some(finish) => finish(&env, output),
       None => Err(Error::new(
         Status::GenericFailure,
         format!("{}: resolved twice", self.name),
       )),
     }
   }
-
-  fn finally(mut self, env: Env) -> Result<()> {
-    match self.keep.take() {
-      Some(r) => r.unref(&env),
-      None => Ok(()),
-    }
-  }
 }
 
 /// `finish` for results that are already JavaScript-ready values.
-pub fn as_is<T>(_env: &Env, value: T, _kept: Option<Object>) -> Result<T> {
+pub fn as_is<T>(_env: &Env, value: T) -> Result<T> {
   Ok(value)
-}
-
-/// A JavaScript value `finish` built on the main thread, handed to napi as it is
-/// (napi converts the task's value right after `resolve`, in the same scope).
-pub struct Raw(pub napi::sys::napi_value);
-
-impl TypeName for Raw {
-  fn type_name() -> &'static str {
-    "Object"
-  }
-
-  fn value_type() -> ValueType {
-    ValueType::Object
-  }
-}
-
-impl ToNapiValue for Raw {
-  unsafe fn to_napi_value(_env: napi::sys::napi_env, value: Self) -> Result<napi::sys::napi_value> {
-    Ok(value.0)
-  }
 }

@@ -64,7 +64,6 @@ pub fn count_tokens_async(
     Ok(job(
       call.0,
       signal,
-      None,
       move |cancel: &Cancel| count_text(&text, encoding, cancel),
       as_is,
     )?)
@@ -109,7 +108,6 @@ pub fn count_message_tokens_async(
     Ok(job(
       call.0,
       signal,
-      None,
       move |cancel: &Cancel| count_list(&messages, encoding, cancel),
       as_is,
     )?)

@@ -132,12 +132,19 @@ pub fn extract_text(
   options: &Options,
   cancel: &Cancel,
 ) -> Result<Extraction, Cancelled> {
-  let mut segments = Vec::new();
-  segment(text, 0, 0, options.granularity, &mut segments, 0);
-  let mut counter = Counter::new(options.encoding);
-  let original_tokens = counter.count_cancellable(text, cancel)?;
-  let doc = Doc::new(text.to_owned(), segments);
-  let (extraction, _) = select(&doc, task, options, &mut counter, original_tokens, cancel)?;
+  // Counting the whole input (for the metrics) runs beside the extraction itself.
+  let (original_tokens, extraction) = in_parallel(
+    text.len() >= PARALLEL_BYTES,
+    || Counter::new(options.encoding).count_cancellable(text, cancel),
+    || {
+      let mut segments = Vec::new();
+      segment(text, 0, 0, options.granularity, &mut segments, 0);
+      let doc = Doc::new(text.to_owned(), segments);
+      select(&doc, task, options, &mut Counter::new(options.encoding), cancel)
+    },
+  );
+  let (mut extraction, _) = extraction?;
+  extraction.original_tokens = original_tokens?;
   Ok(extraction)
 }
 
@@ -163,7 +170,8 @@ pub fn extract_messages(
   for (k, s) in doc.segments.iter().enumerate() {
     doc.forced[k] = (options.keep_system && messages[s.message].role == "system") || s.message >= recent;
   }
-  let (mut extraction, per_segment) = select(&doc, task, options, &mut counter, original_tokens, cancel)?;
+  let (mut extraction, per_segment) = select(&doc, task, options, &mut counter, cancel)?;
+  extraction.original_tokens = original_tokens;
   extraction.messages = Some(select_messages(
     messages,
     &doc,
@@ -355,30 +363,35 @@ fn select(
   task: &str,
   options: &Options,
   counter: &mut Counter,
-  original_tokens: usize,
   cancel: &Cancel,
 ) -> Result<(Extraction, Vec<(f32, bool)>), Cancelled> {
   let (text, segments) = (doc.text.as_str(), doc.segments.as_slice());
-  let terms = Terms::of_task(task);
-  let siblings: Vec<Terms> = options.sibling_tasks.iter().map(|t| Terms::of_task(t)).collect();
-  let mut queries: Vec<&Terms> = vec![&terms];
-  queries.extend(siblings.iter());
-  let index = Index::build(text, segments, &queries);
-  cancel.check()?;
-  let own = score(text, segments, &index, &terms);
-  let sibling_scores: Vec<Vec<f32>> = siblings
-    .iter()
-    .map(|s| score(text, segments, &index, s))
-    .collect();
-  cancel.check()?;
-
+  // The segments' token counts are needed only for the selection: count them beside
+  // the indexing and scoring.
+  let (tokens, scored) = in_parallel(
+    text.len() >= PARALLEL_BYTES,
+    || {
+      let mut counter = Counter::new(options.encoding);
+      let mut tokens = Vec::with_capacity(segments.len());
+      for (i, seg) in segments.iter().enumerate() {
+        if i % 4096 == 0 {
+          cancel.check()?;
+        }
+        tokens.push(counter.count(&text[seg.start..seg.end]));
+      }
+      Ok(tokens)
+    },
+    || score_all(doc, task, options, cancel),
+  );
+  let tokens = tokens?;
+  let (terms, index, own, sibling_scores) = scored?;
   let best = own.iter().copied().fold(0.0, f32::max);
   let threshold = options.min_relevance.clamp(0.0, 1.0) * best;
   let mut reports: Vec<SegmentReport> = Vec::with_capacity(segments.len());
   let mut candidates = Vec::new();
   let mut claimed = Vec::with_capacity(segments.len());
   for (i, seg) in segments.iter().enumerate() {
-    let tokens = counter.count(&text[seg.start..seg.end]);
+    let tokens = tokens[i];
     let sibling = sibling_scores.iter().any(|s| s[i] > own[i]);
     claimed.push((own[i], sibling));
     let dropped = if doc.internal[i] {
@@ -473,11 +486,50 @@ fn select(
     text: result,
     keywords,
     segments: reports,
-    original_tokens,
+    original_tokens: 0,
     extracted_tokens,
     messages: None,
   };
   Ok((extraction, claimed))
+}
+
+type Scores = (Terms, Index, Vec<f32>, Vec<Vec<f32>>);
+
+/// The task's terms, the index, and every segment's score for the task and each sibling.
+fn score_all(doc: &Doc, task: &str, options: &Options, cancel: &Cancel) -> Result<Scores, Cancelled> {
+  let (text, segments) = (doc.text.as_str(), doc.segments.as_slice());
+  let terms = Terms::of_task(task);
+  let siblings: Vec<Terms> = options.sibling_tasks.iter().map(|t| Terms::of_task(t)).collect();
+  let mut queries: Vec<&Terms> = vec![&terms];
+  queries.extend(siblings.iter());
+  let index = Index::build(text, segments, &queries);
+  cancel.check()?;
+  let own = score(text, segments, &index, &terms);
+  let sibling_scores: Vec<Vec<f32>> = siblings
+    .iter()
+    .map(|s| score(text, segments, &index, s))
+    .collect();
+  cancel.check()?;
+
+  Ok((terms, index, own, sibling_scores))
+}
+
+/// Inputs at least this large are worked on by two threads.
+const PARALLEL_BYTES: usize = 256 * 1024;
+
+/// Runs `a` and `b`, on two threads when `parallel`.
+fn in_parallel<A: Send, B>(parallel: bool, a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B) -> (A, B) {
+  if !parallel {
+    let ra = a();
+    return (ra, b());
+  }
+  std::thread::scope(|scope| {
+    let handle = scope.spawn(a);
+    let rb = b();
+    // A panic on the helper thread is re-raised here, where the binding's guard catches it.
+    let ra = handle.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+    (ra, rb)
+  })
 }
 
 /// The kept segments in original order: adjacent ones joined by the source text

@@ -5,5 +5,6 @@ pub mod extract;
 pub mod message;
 pub mod relevance;
 pub mod segment;
+pub mod sentences;
 pub mod terms;
 pub mod tokens;

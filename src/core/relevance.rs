@@ -5,7 +5,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::core::segment::{Kind, Segment};
-use crate::core::terms::{forms, words, Terms};
+use crate::core::terms::{for_each_form, words, Terms};
 
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
@@ -34,15 +34,24 @@ const LINK_SOURCE: f32 = 0.5;
 /// cheap on huge threads.
 pub struct Index {
   vocabulary: FxHashMap<String, usize>,
-  /// Per segment: (term, frequency) for the vocabulary terms it contains.
-  tf: Vec<Vec<(usize, u32)>>,
+  /// (term, frequency) of the vocabulary terms in each segment, all segments in one
+  /// vector: segment `i` owns `tf[tf_start[i]..tf_start[i + 1]]`.
+  tf: Vec<(usize, u32)>,
+  tf_start: Vec<usize>,
   /// Per segment: number of words.
   len: Vec<u32>,
   /// Per term: number of segments containing it.
   df: Vec<u32>,
-  /// Per segment: its case-folded text, kept only when phrases must be matched.
-  folded: Vec<String>,
+  /// The whole text with ASCII letters lower-cased (byte offsets unchanged), for
+  /// finding phrases and titles.
+  folded: String,
   avg_len: f32,
+}
+
+/// Case folding for finding phrases and names in text: ASCII only, so that offsets in
+/// the folded text are offsets in the original.
+pub fn fold(text: &str) -> String {
+  text.to_ascii_lowercase()
 }
 
 impl Index {
@@ -54,48 +63,52 @@ impl Index {
         vocabulary.entry(t.clone()).or_insert(n);
       }
     }
-    let need_phrases = queries.iter().any(|q| !q.phrases.is_empty());
-    let mut tf = Vec::with_capacity(segments.len());
+    let mut tf = Vec::new();
+    let mut tf_start = Vec::with_capacity(segments.len() + 1);
     let mut len = Vec::with_capacity(segments.len());
     let mut df = vec![0u32; vocabulary.len()];
-    let mut folded = Vec::new();
     let mut counts: FxHashMap<usize, u32> = FxHashMap::default();
+    let mut buf = String::new();
     for s in segments {
-      let body = &text[s.start..s.end];
       counts.clear();
       let mut n = 0u32;
-      for word in words(body) {
+      for word in words(&text[s.start..s.end]) {
         n += 1;
-        for form in forms(word) {
-          if let Some(&id) = vocabulary.get(&form) {
+        for_each_form(word, &mut buf, |form| {
+          if let Some(&id) = vocabulary.get(form) {
             *counts.entry(id).or_insert(0) += 1;
           }
-        }
+        });
       }
-      let mut terms: Vec<(usize, u32)> = counts.iter().map(|(&t, &c)| (t, c)).collect();
-      terms.sort_unstable();
-      for &(t, _) in &terms {
+      tf_start.push(tf.len());
+      let first = tf.len();
+      tf.extend(counts.iter().map(|(&t, &c)| (t, c)));
+      tf[first..].sort_unstable();
+      for &(t, _) in &tf[first..] {
         df[t] += 1;
       }
-      tf.push(terms);
       len.push(n);
-      if need_phrases {
-        folded.push(body.to_lowercase());
-      }
     }
+    tf_start.push(tf.len());
     let avg_len = (len.iter().map(|&l| l as f64).sum::<f64>() / len.len().max(1) as f64).max(1.0) as f32;
     Self {
       vocabulary,
       tf,
+      tf_start,
       len,
       df,
-      folded,
+      folded: fold(text),
       avg_len,
     }
   }
 
+  /// The (term, frequency) pairs of segment `i`.
+  fn terms(&self, i: usize) -> &[(usize, u32)] {
+    &self.tf[self.tf_start[i]..self.tf_start[i + 1]]
+  }
+
   fn idf(&self, term: usize) -> f32 {
-    let n = self.tf.len() as f32;
+    let n = self.len.len() as f32;
     let df = self.df[term] as f32;
     (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
   }
@@ -153,18 +166,16 @@ pub fn score(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> 
   let weights = index.weights(query);
   // Phrases count like a rare term matched once, times their weight.
   let phrase_bonus = |i: usize| -> f32 {
-    if index.folded.is_empty() {
-      return 0.0;
-    }
+    let body = &index.folded[segments[i].start..segments[i].end];
     query
       .phrases
       .iter()
-      .filter(|(p, _)| index.folded[i].contains(p.as_str()))
+      .filter(|(p, _)| body.contains(p.as_str()))
       .map(|(_, w)| w * 2.0)
       .sum()
   };
   let own: Vec<f32> = (0..segments.len())
-    .map(|i| index.bm25(&index.tf[i], index.len[i], &weights) + phrase_bonus(i))
+    .map(|i| index.bm25(index.terms(i), index.len[i], &weights) + phrase_bonus(i))
     .collect();
 
   // Groups of segments scored as one bag of words: blocks (paragraphs, items, code)
@@ -208,7 +219,7 @@ pub fn score(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> 
   let mut order: Vec<usize> = (0..sections).filter(|&k| relevance[k] > 0.0).collect();
   order.sort_by(|&a, &b| relevance[b].total_cmp(&relevance[a]).then(a.cmp(&b)));
   let best = order.first().map_or(0.0, |&k| relevance[k]);
-  let sources: Vec<(usize, f32, String)> = order
+  let sources: Vec<(usize, f32, &str)> = order
     .iter()
     .take(LINK_SOURCES)
     .filter(|&&k| relevance[k] >= LINK_SOURCE * best)
@@ -216,7 +227,7 @@ pub fn score(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> 
       (
         k,
         relevance[k] / best,
-        text[segments[span[k].0].start..segments[span[k].1 - 1].end].to_lowercase(),
+        &index.folded[segments[span[k].0].start..segments[span[k].1 - 1].end],
       )
     })
     .collect();
@@ -239,9 +250,9 @@ pub fn score(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> 
       .collect();
     if !named_sources.is_empty() {
       for k in 0..sections {
-        let body = text[segments[span[k].0].start..segments[span[k].1 - 1].end].to_lowercase();
+        let body = &index.folded[segments[span[k].0].start..segments[span[k].1 - 1].end];
         for &(source, share, t) in &named_sources {
-          if k != source && names(&body, t) {
+          if k != source && names(body, t) {
             linked[k] = linked[k].max(relevance[k] + W_BACKLINK * share);
           }
         }
@@ -316,12 +327,12 @@ fn group_scores(
     if !include(i) {
       continue;
     }
-    for &(t, f) in &index.tf[i] {
+    for &(t, f) in index.terms(i) {
       *tf[g].entry(t).or_insert(0) += f;
     }
     len[g] += index.len[i];
     // A phrase's bonus is in `own` beyond BM25; keep the largest for the group.
-    let bm25 = index.bm25(&index.tf[i], index.len[i], weights);
+    let bm25 = index.bm25(index.terms(i), index.len[i], weights);
     phrase[g] = phrase[g].max(own[i] - bm25);
   }
   (0..groups)
@@ -344,7 +355,7 @@ fn heading_title(heading: &str) -> String {
     Some(i) if t.ends_with(')') => &t[..i],
     _ => t,
   };
-  t.to_lowercase()
+  fold(t)
 }
 
 /// Whether `body` names `title` as whole words.

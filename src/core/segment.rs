@@ -5,7 +5,7 @@
 //! A segment is a byte range of the source text, so whatever is kept is the source's
 //! own text, byte for byte.
 
-use unicode_segmentation::UnicodeSegmentation;
+use crate::core::sentences::for_each_sentence;
 
 /// The finest unit that may be cut out.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -80,8 +80,8 @@ pub fn segment(
                heading: Option<usize>| {
     if let Some((s, e)) = para.take() {
       if granularity == Granularity::Sentence {
-        for (off, sentence) in text[s..e].split_sentence_bound_indices() {
-          let (a, b) = trim(text, s + off, s + off + sentence.len());
+        for_each_sentence(&text[s..e], |from, to| {
+          let (a, b) = trim(text, s + from, s + to);
           if a < b {
             out.push(Segment {
               start: offset + a,
@@ -92,7 +92,7 @@ pub fn segment(
               message,
             });
           }
-        }
+        });
       } else {
         let (a, b) = trim(text, s, e);
         if a < b {
