@@ -27,7 +27,8 @@ const STOP_WORDS = new Set(
   you your yours`.split(/\s+/),
 )
 
-export async function run() {
+/** `parts` picks sections (all by default), e.g. `run(['threads'])` while working on one. */
+export async function run(parts = ['hotpotqa', 'threads', 'speed']) {
   const lines = []
   const say = (s = '') => lines.push(s)
   say('## Extraction (`extractRelevantContext`)')
@@ -37,11 +38,9 @@ export async function run() {
     say()
   }
   const swe = loadJsonl('swe-openhands.jsonl.gz')
-  hotpotqa(say)
-  say()
-  threads(say, swe)
-  say()
-  await speed(say, swe)
+  if (parts.includes('hotpotqa')) hotpotqa(say), say()
+  if (parts.includes('threads')) threads(say, swe), say()
+  if (parts.includes('speed')) await speed(say, swe)
   return lines.join('\n')
 }
 

@@ -14,9 +14,9 @@ use rustc_hash::FxHashMap;
 
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::message::{Message, Part, REPLY_PRIMER};
-use crate::core::relevance::{score, Index};
+use crate::core::relevance::{scores, Index};
 use crate::core::segment::{segment, Granularity, Kind, Segment};
-use crate::core::terms::Terms;
+use crate::core::terms::{is_identifier, normalize, words, Terms};
 use crate::core::tokens::{Counter, Encoding};
 
 /// Options of an extraction; see `Default` for the defaults.
@@ -308,6 +308,26 @@ fn select_messages(
     }
   }
   let units: Vec<usize> = (0..messages.len()).map(|i| root(&mut parent, i)).collect();
+  // A call the input never answered (an agent's pending last action) cannot be sent
+  // without its result: its unit is kept only when asked for (system, recent).
+  let answered: rustc_hash::FxHashSet<&str> = messages
+    .iter()
+    .flat_map(|m| m.parts.iter())
+    .filter_map(|p| match p {
+      Part::ToolResult { call_id, .. } => Some(call_id.as_str()),
+      _ => None,
+    })
+    .collect();
+  let mut unanswered = vec![false; messages.len()];
+  for (i, m) in messages.iter().enumerate() {
+    if m
+      .parts
+      .iter()
+      .any(|p| matches!(p, Part::ToolCall { id, .. } if !answered.contains(id.as_str())))
+    {
+      unanswered[units[i]] = true;
+    }
+  }
   // A unit's relevance is its best segment's, unless it belongs to a sibling.
   let mut unit_score = vec![0f32; messages.len()];
   let mut unit_sibling = vec![false; messages.len()];
@@ -347,7 +367,8 @@ fn select_messages(
   let mut used = REPLY_PRIMER;
   let mut kept_unit = vec![false; messages.len()];
   for u in order {
-    let wanted = forced_unit[u] || (!unit_sibling[u] && unit_score[u] > 0.0 && unit_score[u] >= threshold);
+    let wanted = forced_unit[u]
+      || (!unit_sibling[u] && !unanswered[u] && unit_score[u] > 0.0 && unit_score[u] >= threshold);
     if wanted && used + cost[u] <= budget {
       used += cost[u];
       kept_unit[u] = true;
@@ -384,7 +405,7 @@ fn select(
     || score_all(doc, task, options, cancel),
   );
   let tokens = tokens?;
-  let (terms, index, own, sibling_scores) = scored?;
+  let (terms, index, own, evidence) = scored?;
   let best = own.iter().copied().fold(0.0, f32::max);
   let threshold = options.min_relevance.clamp(0.0, 1.0) * best;
   let mut reports: Vec<SegmentReport> = Vec::with_capacity(segments.len());
@@ -392,7 +413,8 @@ fn select(
   let mut claimed = Vec::with_capacity(segments.len());
   for (i, seg) in segments.iter().enumerate() {
     let tokens = tokens[i];
-    let sibling = sibling_scores.iter().any(|s| s[i] > own[i]);
+    // Whose is it: the task with the most evidence for it, this one or a sibling.
+    let sibling = evidence[1..].iter().any(|s| s[i] > evidence[0][i]);
     claimed.push((own[i], sibling));
     let dropped = if doc.internal[i] {
       Some(Reason::Internal)
@@ -442,7 +464,15 @@ fn select(
     kept[i] = true;
     true
   };
+  // Agent threads repeat themselves (the same test output after every attempt): a
+  // segment whose text is already kept adds nothing.
+  let mut seen: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
+  let mut repeated = vec![false; segments.len()];
   for &i in &candidates {
+    if !doc.forced[i] && !seen.insert(&text[segments[i].start..segments[i].end]) {
+      repeated[i] = true;
+      continue;
+    }
     // A tool result comes with its call line, or not at all.
     if let Some(call) = doc.companion[i] {
       if !kept[call] && !take(call, &mut kept, &mut used) {
@@ -477,6 +507,8 @@ fn select(
   for (i, r) in reports.iter_mut().enumerate() {
     if kept[i] {
       r.dropped = None;
+    } else if repeated[i] {
+      r.dropped = Some(Reason::Irrelevant);
     } else if r.dropped.is_none() {
       r.dropped = Some(Reason::Budget);
     }
@@ -495,23 +527,100 @@ fn select(
 
 type Scores = (Terms, Index, Vec<f32>, Vec<Vec<f32>>);
 
-/// The task's terms, the index, and every segment's score for the task and each sibling.
+/// The task's terms, the index, every segment's score for the task, and its ownership
+/// evidence for the task and then each sibling.
 fn score_all(doc: &Doc, task: &str, options: &Options, cancel: &Cancel) -> Result<Scores, Cancelled> {
   let (text, segments) = (doc.text.as_str(), doc.segments.as_slice());
-  let terms = Terms::of_task(task);
-  let siblings: Vec<Terms> = options.sibling_tasks.iter().map(|t| Terms::of_task(t)).collect();
-  let mut queries: Vec<&Terms> = vec![&terms];
-  queries.extend(siblings.iter());
-  let index = Index::build(text, segments, &queries);
-  cancel.check()?;
-  let own = score(text, segments, &index, &terms);
-  let sibling_scores: Vec<Vec<f32>> = siblings
-    .iter()
-    .map(|s| score(text, segments, &index, s))
+  let mut queries: Vec<Terms> = std::iter::once(task)
+    .chain(options.sibling_tasks.iter().map(String::as_str))
+    .map(Terms::of_task)
     .collect();
-  cancel.check()?;
+  let mut round = 0;
+  loop {
+    let refs: Vec<&Terms> = queries.iter().collect();
+    let index = Index::build(text, segments, &refs);
+    cancel.check()?;
+    let (mut scores, evidence): (Vec<Vec<f32>>, Vec<Vec<f32>>) =
+      queries.iter().map(|q| scores(text, segments, &index, q)).unzip();
+    cancel.check()?;
+    // With siblings, each task's own vocabulary is learned from what it already owns
+    // (one round), then everything is scored again.
+    if queries.len() > 1 && round == 0 {
+      let learned = feedback(text, segments, &scores, &evidence);
+      if learned.iter().any(|l| !l.is_empty()) {
+        for (q, terms) in queries.iter_mut().zip(learned) {
+          for t in terms {
+            q.weights.entry(t).or_insert(WEIGHT_FEEDBACK);
+          }
+        }
+        round += 1;
+        continue;
+      }
+    }
+    let own = scores.remove(0);
+    let terms = queries.remove(0);
+    return Ok((terms, index, own, evidence));
+  }
+}
 
-  Ok((terms, index, own, sibling_scores))
+/// Weight of a term learned from the segments a task owns.
+const WEIGHT_FEEDBACK: f32 = 1.5;
+/// How many of a task's best owned segments are read for its vocabulary, and how many
+/// terms it may learn.
+const FEEDBACK_SEGMENTS: usize = 40;
+const FEEDBACK_TERMS: usize = 24;
+
+/// Ownership from more than the task statement: the identifiers and paths that the
+/// segments a task clearly owns (it outscores every other task there) keep returning to,
+/// in at least two of them, and that no other task's segments share.
+fn feedback(
+  text: &str,
+  segments: &[Segment],
+  scores: &[Vec<f32>],
+  evidence: &[Vec<f32>],
+) -> Vec<Vec<String>> {
+  let candidates: Vec<FxHashMap<String, usize>> = (0..scores.len())
+    .map(|q| {
+      let best = scores[q].iter().copied().fold(0.0, f32::max);
+      let mut owned: Vec<usize> = (0..segments.len())
+        .filter(|&i| {
+          let s = scores[q][i];
+          s > 0.0 && s >= 0.5 * best && (0..scores.len()).all(|o| o == q || evidence[o][i] < evidence[q][i])
+        })
+        .collect();
+      owned.sort_by(|&a, &b| scores[q][b].total_cmp(&scores[q][a]).then(a.cmp(&b)));
+      let mut counts: FxHashMap<String, usize> = FxHashMap::default();
+      for &i in owned.iter().take(FEEDBACK_SEGMENTS) {
+        let mut seen = rustc_hash::FxHashSet::default();
+        for word in words(&text[segments[i].start..segments[i].end]) {
+          if is_identifier(word) && word.len() >= 4 && seen.insert(normalize(word)) {
+            *counts.entry(normalize(word)).or_insert(0) += 1;
+          }
+        }
+      }
+      counts.retain(|_, n| *n >= 2);
+      counts
+    })
+    .collect();
+  (0..scores.len())
+    .map(|q| {
+      let mut mine: Vec<(&String, &usize)> = candidates[q]
+        .iter()
+        .filter(|(t, _)| {
+          candidates
+            .iter()
+            .enumerate()
+            .all(|(o, c)| o == q || !c.contains_key(*t))
+        })
+        .collect();
+      mine.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+      mine
+        .into_iter()
+        .take(FEEDBACK_TERMS)
+        .map(|(t, _)| t.clone())
+        .collect()
+    })
+    .collect()
 }
 
 /// Inputs at least this large are worked on by two threads.

@@ -163,6 +163,14 @@ impl Index {
 /// one of their titles. A segment's score is its section's relevance, its paragraph's,
 /// its own, and a share for the lead sentence of a paragraph.
 pub fn score(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> Vec<f32> {
+  scores(text, segments, index, query).0
+}
+
+/// `score`, and beside it each segment's evidence for ownership: the raw BM25 of the
+/// segment and of its section, over the most the query could score (so tasks long and
+/// short compare fairly). Unlike the scores, which are relative to the best in the
+/// text, evidence can be compared between tasks to tell whose a segment is.
+pub fn scores(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> (Vec<f32>, Vec<f32>) {
   let weights = index.weights(query);
   // Phrases count like a rare term matched once, times their weight.
   let phrase_bonus = |i: usize| -> f32 {
@@ -262,7 +270,15 @@ pub fn score(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> 
   relevance = linked;
   let max_relevance = max(&relevance);
 
-  (0..segments.len())
+  let mass: f32 = (0..weights.len())
+    .filter(|&t| index.df[t] > 0)
+    .map(|t| weights[t] * index.idf(t))
+    .sum::<f32>()
+    + query.phrases.iter().map(|(_, w)| w * 2.0).sum::<f32>();
+  let evidence = (0..segments.len())
+    .map(|i| norm(own[i] + section_bm25[section_of[i]], mass.max(f32::MIN_POSITIVE)))
+    .collect();
+  let scores = (0..segments.len())
     .map(|i| {
       let s = &segments[i];
       let section = norm(relevance[section_of[i]], max_relevance);
@@ -290,7 +306,8 @@ pub fn score(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> 
         + W_NEIGHBOUR * neighbour
         + lead
     })
-    .collect()
+    .collect();
+  (scores, evidence)
 }
 
 /// Section of each segment: a heading (or role line) opens one; text before any heading

@@ -126,7 +126,11 @@ pub fn words(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Whether a word is an identifier or a path rather than plain prose.
-fn is_identifier(word: &str) -> bool {
+pub fn is_identifier(word: &str) -> bool {
+  // Versions, times and numbers ("3.6.8", "11:03:33") are not names.
+  if !word.chars().any(char::is_alphabetic) {
+    return false;
+  }
   let mut chars = word.chars();
   let first_upper = chars.next().is_some_and(|c| c.is_uppercase());
   let inner_upper = word.chars().skip(1).any(|c| c.is_uppercase()) && word.chars().any(|c| c.is_lowercase());
@@ -241,6 +245,7 @@ fn strong_spans(task: &str) -> Vec<(String, f32)> {
   }
   for word in words(task) {
     let is_task_id = word.contains('.')
+      && word.chars().any(char::is_alphabetic)
       && word.split('.').count() >= 2
       && word
         .split('.')
