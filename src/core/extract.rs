@@ -567,8 +567,8 @@ fn score_all(doc: &Doc, task: &str, options: &Options, cancel: &Cancel) -> Resul
 const WEIGHT_FEEDBACK: f32 = 1.5;
 /// How many of a task's best owned segments are read for its vocabulary, and how many
 /// terms it may learn.
-const FEEDBACK_SEGMENTS: usize = 40;
-const FEEDBACK_TERMS: usize = 24;
+const FEEDBACK_SEGMENTS: usize = 200;
+const FEEDBACK_TERMS: usize = 48;
 
 /// Ownership from more than the task statement: the identifiers and paths that the
 /// segments a task clearly owns (it outscores every other task there) keep returning to,
@@ -585,7 +585,7 @@ fn feedback(
       let mut owned: Vec<usize> = (0..segments.len())
         .filter(|&i| {
           let s = scores[q][i];
-          s > 0.0 && s >= 0.5 * best && (0..scores.len()).all(|o| o == q || evidence[o][i] < evidence[q][i])
+          s > 0.0 && s >= 0.2 * best && (0..scores.len()).all(|o| o == q || evidence[o][i] < evidence[q][i])
         })
         .collect();
       owned.sort_by(|&a, &b| scores[q][b].total_cmp(&scores[q][a]).then(a.cmp(&b)));
