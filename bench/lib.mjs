@@ -16,10 +16,16 @@ export function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
 
-/** Runs `fn` `warmup` times untimed, then `runs` times; the median in milliseconds and the last result. */
+/**
+ * Runs `fn` `warmup` times untimed, then `runs` times; the median in milliseconds and the
+ * last result. With `node --expose-gc` (as `npm run bench` runs) the heap is collected
+ * before the timed runs, so garbage from an earlier measurement (a 72 MB string, say) does
+ * not slow the next one: for every method alike.
+ */
 export function measure(fn, { runs = 5, warmup = 1 } = {}) {
   let result
   for (let i = 0; i < warmup; i++) result = fn()
+  globalThis.gc?.()
   const times = []
   for (let i = 0; i < runs; i++) {
     const start = performance.now()

@@ -4,9 +4,10 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 import { machine, root, table } from './lib.mjs'
+import * as extract from './extract.mjs'
 import * as tokens from './tokens.mjs'
 
-const sections = [tokens]
+const sections = [tokens, extract]
 
 const m = machine()
 const parts = [

@@ -1,36 +1,41 @@
-// `npm run demo`: the package's main job on bundled sample data. For now that is
-// exact token accounting of a sample orchestrator thread (examples/data/): what
-// each message costs, by role and in total, under each encoding, against the
-// estimate agent frameworks often use instead.
+// `npm run demo`: the package's main job on bundled sample data, an orchestrator thread
+// written for this project (examples/data/): for each of its tasks, the slice of the
+// thread that task needs, within a budget, without its siblings' content, and what that
+// saves against handing every subagent the whole thread. (Sanitizing internal notes
+// comes with `createIsolatedContext`; the demo reports whether any are left.)
 import { readFileSync } from 'node:fs'
 
-import { countMessageTokens, countTokens } from '../dist/index.js'
+import { countMessageTokens, extractRelevantContext } from '../dist/index.js'
 
 const sample = JSON.parse(readFileSync(new URL('./data/orchestrator-thread.json', import.meta.url), 'utf8'))
 const { messages, tasks } = sample
-const encodings = ['o200k_base', 'cl100k_base', 'estimate']
+const ids = Object.keys(tasks)
+const budget = 600
 
 console.log(`subagent-context demo: ${sample.description}\n`)
-console.log(`${messages.length} messages, tasks ${Object.keys(tasks).join(', ')}\n`)
+const whole = countMessageTokens(messages)
+console.log(`The parent thread: ${messages.length} messages, ${whole} tokens (o200k_base, exact).`)
+console.log(`Each subagent gets its task's slice, at most ${budget} tokens, with the other tasks as siblings.\n`)
 
-const pad = (s, n) => String(s).padEnd(n)
-const num = (s, n) => String(s).padStart(n)
-console.log(`${pad('#', 4)}${pad('role', 11)}${pad('what', 34)}${encodings.map((e) => num(e, 13)).join('')}`)
-messages.forEach((m, i) => {
-  const what = m.tool_calls
-    ? `call ${m.tool_calls.map((c) => c.function.name).join(', ')}`
-    : (m.content ?? '').replace(/\s+/g, ' ').slice(0, 32)
-  const costs = encodings.map((encoding) => num(countMessageTokens([m], { encoding }) - 3, 13))
-  console.log(`${pad(i, 4)}${pad(m.role, 11)}${pad(what, 34)}${costs.join('')}`)
-})
-
-console.log()
-for (const encoding of encodings) {
-  const total = countMessageTokens(messages, { encoding })
-  const text = messages.map((m) => m.content ?? '').join('\n')
-  console.log(`${pad(encoding, 12)} whole thread: ${num(total, 6)} tokens (content alone: ${countTokens(text, { encoding })})`)
+let isolatedTotal = 0
+for (const id of ids) {
+  const siblingTasks = ids.filter((other) => other !== id).map((other) => `${other} ${tasks[other]}`)
+  const result = extractRelevantContext(messages, `${id} ${tasks[id]}`, { maxTokens: budget, siblingTasks, audit: true })
+  const reasons = {}
+  for (const d of result.dropped) reasons[d.reason] = (reasons[d.reason] ?? 0) + 1
+  isolatedTotal += result.metrics.extractedTokens
+  console.log(`── ${id}: ${tasks[id]}`)
+  console.log(
+    `   ${result.metrics.extractedTokens} of ${result.metrics.originalTokens} tokens (${(result.metrics.reductionRatio * 100).toFixed(0)} % left out); ` +
+      `kept ${result.metrics.segmentsKept} of ${result.metrics.segmentsTotal} segments; dropped: ${Object.entries(reasons).map(([r, n]) => `${n} ${r}`).join(', ')}`,
+  )
+  console.log(`   keywords: ${result.keywords.slice(0, 6).join(', ')}`)
+  console.log(`   messages handed over whole: ${result.relevantMessages.length} of ${messages.length}`)
+  const leaks = ids.filter((other) => other !== id && result.relevantContext.includes(other))
+  const internal = /\[(INTERNAL|PRIVATE)\]|<thinking>/.test(result.relevantContext)
+  console.log(`   sibling task ids in the slice: ${leaks.length ? leaks.join(', ') : 'none'}; internal notes: ${internal ? 'present' : 'none'}`)
+  console.log(result.relevantContext.split('\n').map((line) => `   │ ${line}`).join('\n'))
+  console.log()
 }
-const exact = countMessageTokens(messages)
-const estimate = countMessageTokens(messages, { encoding: 'estimate' })
-console.log(`\nThe chars/4 estimate is off by ${(((estimate - exact) / exact) * 100).toFixed(1)} % on this thread;`)
-console.log('budgets in this package are exact (o200k_base by default), so a subagent context never overflows.')
+console.log(`Without isolation every subagent reads the whole thread: ${ids.length} × ${whole} = ${ids.length * whole} tokens.`)
+console.log(`With isolation they read ${isolatedTotal} tokens in all (${((1 - isolatedTotal / (ids.length * whole)) * 100).toFixed(0)} % less).`)
