@@ -14,6 +14,7 @@ use rustc_hash::FxHashMap;
 
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::message::{Message, Part, REPLY_PRIMER};
+use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
 use crate::core::relevance::{scores, Index};
 use crate::core::segment::{segment, Granularity, Kind, Segment};
 use crate::core::terms::{is_identifier, normalize, words, Terms};
@@ -621,24 +622,6 @@ fn feedback(
         .collect()
     })
     .collect()
-}
-
-/// Inputs at least this large are worked on by two threads.
-const PARALLEL_BYTES: usize = 256 * 1024;
-
-/// Runs `a` and `b`, on two threads when `parallel`.
-fn in_parallel<A: Send, B>(parallel: bool, a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B) -> (A, B) {
-  if !parallel {
-    let ra = a();
-    return (ra, b());
-  }
-  std::thread::scope(|scope| {
-    let handle = scope.spawn(a);
-    let rb = b();
-    // A panic on the helper thread is re-raised here, where the binding's guard catches it.
-    let ra = handle.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-    (ra, rb)
-  })
 }
 
 /// The kept segments in original order: adjacent ones joined by the source text

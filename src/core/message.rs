@@ -16,6 +16,7 @@
 //!   the provider and the resolution, not on text.
 
 use crate::core::cancel::{Cancel, Cancelled};
+use crate::core::parallel::in_parallel;
 use crate::core::tokens::Counter;
 
 /// Framing of each message (`<|start|>role ... <|end|>`).
@@ -83,6 +84,9 @@ impl Message {
   }
 }
 
+/// Lists at least this long are counted by two threads.
+const PARALLEL_MESSAGES: usize = 2048;
+
 /// Tokens of a whole list of messages under the counting rule.
 pub fn count_message_tokens(
   messages: &[Message],
@@ -92,14 +96,25 @@ pub fn count_message_tokens(
   if messages.is_empty() {
     return Ok(0);
   }
-  let mut total = REPLY_PRIMER;
-  for (i, m) in messages.iter().enumerate() {
-    if i % 1024 == 0 {
-      cancel.check()?;
+  let sum = |messages: &[Message], counter: &mut Counter| -> Result<usize, Cancelled> {
+    let mut total = 0;
+    for (i, m) in messages.iter().enumerate() {
+      if i % 1024 == 0 {
+        cancel.check()?;
+      }
+      total += m.tokens(counter);
     }
-    total += m.tokens(counter);
-  }
-  Ok(total)
+    Ok(total)
+  };
+  // A long list is counted in two halves at once.
+  let (first, second) = messages.split_at(messages.len() / 2);
+  let encoding = counter.encoding();
+  let (b, a) = in_parallel(
+    messages.len() >= PARALLEL_MESSAGES,
+    || sum(second, &mut Counter::new(encoding)),
+    || sum(first, counter),
+  );
+  Ok(REPLY_PRIMER + a? + b?)
 }
 
 #[cfg(test)]

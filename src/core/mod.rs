@@ -3,6 +3,7 @@
 pub mod cancel;
 pub mod extract;
 pub mod message;
+pub mod parallel;
 pub mod relevance;
 pub mod segment;
 pub mod sentences;
