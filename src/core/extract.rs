@@ -133,19 +133,17 @@ pub fn extract_text(
   options: &Options,
   cancel: &Cancel,
 ) -> Result<Extraction, Cancelled> {
-  // Counting the whole input (for the metrics) runs beside the extraction itself.
-  let (original_tokens, extraction) = in_parallel(
-    text.len() >= PARALLEL_BYTES,
-    || Counter::new(options.encoding).count_cancellable(text, cancel),
-    || {
-      let mut segments = Vec::new();
-      segment(text, 0, 0, options.granularity, &mut segments, 0);
-      let doc = Doc::new(text.to_owned(), segments);
-      select(&doc, task, options, &mut Counter::new(options.encoding), cancel)
-    },
-  );
-  let (mut extraction, _) = extraction?;
-  extraction.original_tokens = original_tokens?;
+  let mut segments = Vec::new();
+  segment(text, 0, 0, options.granularity, &mut segments, 0);
+  let doc = Doc::new(text.to_owned(), segments);
+  let (extraction, _) = select(
+    &doc,
+    task,
+    options,
+    Whole::Count,
+    &mut Counter::new(options.encoding),
+    cancel,
+  )?;
   Ok(extraction)
 }
 
@@ -171,8 +169,14 @@ pub fn extract_messages(
   for (k, s) in doc.segments.iter().enumerate() {
     doc.forced[k] = (options.keep_system && messages[s.message].role == "system") || s.message >= recent;
   }
-  let (mut extraction, per_segment) = select(&doc, task, options, &mut counter, cancel)?;
-  extraction.original_tokens = original_tokens;
+  let (mut extraction, per_segment) = select(
+    &doc,
+    task,
+    options,
+    Whole::Known(original_tokens),
+    &mut counter,
+    cancel,
+  )?;
   extraction.messages = Some(select_messages(
     messages,
     &doc,
@@ -380,19 +384,26 @@ fn select_messages(
 
 /// Selects segments of `doc`; also returns, per segment, its score and whether a
 /// sibling claimed it.
+/// The token count of the whole input: already known, or to be counted by `select`.
+enum Whole {
+  Known(usize),
+  Count,
+}
+
 fn select(
   doc: &Doc,
   task: &str,
   options: &Options,
+  whole: Whole,
   counter: &mut Counter,
   cancel: &Cancel,
 ) -> Result<(Extraction, Vec<(f32, bool)>), Cancelled> {
   let (text, segments) = (doc.text.as_str(), doc.segments.as_slice());
-  // The segments' token counts are needed only for the selection: count them beside
-  // the indexing and scoring.
-  let (tokens, scored) = in_parallel(
+  // Counting (every segment, and the whole input when not known) runs on one thread
+  // beside indexing and scoring on the other: two threads for two cores.
+  let (counted, scored) = in_parallel(
     text.len() >= PARALLEL_BYTES,
-    || {
+    || -> Result<(Vec<usize>, usize), Cancelled> {
       let mut counter = Counter::new(options.encoding);
       let mut tokens = Vec::with_capacity(segments.len());
       for (i, seg) in segments.iter().enumerate() {
@@ -401,11 +412,15 @@ fn select(
         }
         tokens.push(counter.count(&text[seg.start..seg.end]));
       }
-      Ok(tokens)
+      let original = match whole {
+        Whole::Known(n) => n,
+        Whole::Count => counter.count_cancellable(text, cancel)?,
+      };
+      Ok((tokens, original))
     },
     || score_all(doc, task, options, cancel),
   );
-  let tokens = tokens?;
+  let (tokens, original_tokens) = counted?;
   let (terms, index, own, evidence) = scored?;
   let best = own.iter().copied().fold(0.0, f32::max);
   let threshold = options.min_relevance.clamp(0.0, 1.0) * best;
@@ -519,7 +534,7 @@ fn select(
     text: result,
     keywords,
     segments: reports,
-    original_tokens: 0,
+    original_tokens,
     extracted_tokens,
     messages: None,
   };

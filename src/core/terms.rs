@@ -160,32 +160,58 @@ pub fn forms(word: &str) -> Vec<String> {
 }
 
 /// Calls `f` with every normal form of `word`, as `forms` gives them, without
-/// allocating for plain words (lower-case, Capitalized or digits: most of any text),
-/// which is what keeps indexing a million-token thread fast.
+/// allocating (`buf` is reused): indexing a million-token thread meets some 700,000
+/// words, many of them identifiers and paths.
 pub fn for_each_form(word: &str, buf: &mut String, mut f: impl FnMut(&str)) {
-  let b = word.as_bytes();
-  let plain = !b.is_empty()
-    && (b.iter().all(u8::is_ascii_digit)
-      || (b[0].is_ascii_alphabetic() && b[1..].iter().all(u8::is_ascii_lowercase)));
-  if !plain {
-    for form in forms(word) {
-      f(&form);
-    }
-    return;
-  }
   buf.clear();
-  buf.push_str(word);
-  buf.make_ascii_lowercase();
-  // The light stemming of `normalize`, on ASCII letters.
-  if buf.len() > 4 && buf.bytes().all(|c| c.is_ascii_alphabetic()) {
-    if buf.ends_with("ies") {
+  push_normalized(buf, word);
+  f(buf);
+  let whole = buf.len();
+  // The parts of an identifier or path, each once and unlike the whole.
+  for_each_part(word, |part| {
+    let from = buf.len();
+    push_normalized(buf, part);
+    let new = &buf[from..];
+    if new == &buf[..whole] || buf[whole..from].split('\0').any(|p| p == new) {
+      buf.truncate(from);
+    } else {
+      f(&buf[from..]);
+      buf.push('\0');
+    }
+  });
+  if buf[..whole].ends_with("'s") {
+    let stem = buf[..whole - 2].to_owned();
+    f(&stem);
+  }
+}
+
+/// Appends `normalize(word)` to `buf`.
+fn push_normalized(buf: &mut String, word: &str) {
+  let from = buf.len();
+  if word.is_ascii() {
+    buf.push_str(word);
+    buf[from..].make_ascii_lowercase();
+  } else {
+    buf.extend(word.chars().flat_map(char::to_lowercase));
+  }
+  let lower = &buf[from..];
+  let long = if lower.is_ascii() {
+    lower.len() > 4
+  } else {
+    lower.chars().count() > 4
+  };
+  if long && lower.chars().all(char::is_alphabetic) {
+    if lower.ends_with("ies") {
       buf.truncate(buf.len() - 3);
       buf.push('y');
-    } else if buf.ends_with('s') && !buf.ends_with("ss") && !buf.ends_with("us") && !buf.ends_with("is") {
+    } else if lower.ends_with('s')
+      && !lower.ends_with("ss")
+      && !lower.ends_with("us")
+      && !lower.ends_with("is")
+    {
       buf.pop();
     }
   }
-  f(buf);
 }
 
 /// Case-folds and lightly stems: plural `s`, `ies` → `y`.
@@ -203,28 +229,35 @@ pub fn normalize(word: &str) -> String {
 }
 
 /// `createUserId` → create, User, Id; `rate_limit.ts` → rate, limit, ts; `HTTPServer` → HTTP, Server.
-fn split_identifier(word: &str) -> Vec<&str> {
-  let mut parts = Vec::new();
+/// A plain word is its own single part.
+fn for_each_part<'w>(word: &'w str, mut f: impl FnMut(&'w str)) {
   for chunk in word
     .split(|c: char| !c.is_alphanumeric())
     .filter(|s| !s.is_empty())
   {
-    let chars: Vec<(usize, char)> = chunk.char_indices().collect();
     let mut start = 0;
-    for k in 1..chars.len() {
-      let (i, c) = chars[k];
-      let prev = chars[k - 1].1;
-      let next_lower = chars.get(k + 1).is_some_and(|&(_, n)| n.is_lowercase());
-      let boundary = (c.is_uppercase() && (prev.is_lowercase() || prev.is_numeric()))
-        || (c.is_uppercase() && prev.is_uppercase() && next_lower)
-        || (c.is_numeric() != prev.is_numeric() && c.is_alphanumeric() && prev.is_alphanumeric());
-      if boundary {
-        parts.push(&chunk[start..i]);
-        start = i;
+    let mut chars = chunk.char_indices().peekable();
+    let mut prev: Option<char> = None;
+    while let Some((i, c)) = chars.next() {
+      if let Some(p) = prev {
+        let next_lower = chars.peek().is_some_and(|&(_, n)| n.is_lowercase());
+        let boundary = (c.is_uppercase() && (p.is_lowercase() || p.is_numeric()))
+          || (c.is_uppercase() && p.is_uppercase() && next_lower)
+          || (c.is_numeric() != p.is_numeric() && c.is_alphanumeric() && p.is_alphanumeric());
+        if boundary {
+          f(&chunk[start..i]);
+          start = i;
+        }
       }
+      prev = Some(c);
     }
-    parts.push(&chunk[start..]);
+    f(&chunk[start..]);
   }
+}
+
+fn split_identifier(word: &str) -> Vec<&str> {
+  let mut parts = Vec::new();
+  for_each_part(word, |p| parts.push(p));
   parts
 }
 
