@@ -96,12 +96,6 @@ pub struct Extraction {
   pub messages: Option<Vec<usize>>,
 }
 
-impl Extraction {
-  pub fn segments_kept(&self) -> usize {
-    self.segments.iter().filter(|s| s.dropped.is_none()).count()
-  }
-}
-
 /// What selection works on: the text, its segments, and per segment whether it must
 /// be kept, must never be kept, and which segment must come with it.
 struct Doc {

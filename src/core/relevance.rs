@@ -162,11 +162,8 @@ impl Index {
 /// of a section named in one of the most relevant sections, or a section that names
 /// one of their titles. A segment's score is its section's relevance, its paragraph's,
 /// its own, and a share for the lead sentence of a paragraph.
-pub fn score(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> Vec<f32> {
-  scores(text, segments, index, query).0
-}
-
-/// `score`, and beside it each segment's evidence for ownership: the raw BM25 of the
+///
+/// Also returns, beside the scores, each segment's evidence for ownership: the raw BM25 of the
 /// segment and of its section, over the most the query could score (so tasks long and
 /// short compare fairly). Unlike the scores, which are relative to the best in the
 /// text, evidence can be compared between tasks to tell whose a segment is.
@@ -392,12 +389,12 @@ mod tests {
   use super::*;
   use crate::core::segment::{segment, Granularity};
 
-  fn scores(text: &str, task: &str) -> Vec<(String, f32)> {
+  fn scored(text: &str, task: &str) -> Vec<(String, f32)> {
     let mut segs = Vec::new();
     segment(text, 0, 0, Granularity::Sentence, &mut segs, 0);
     let terms = Terms::of_task(task);
     let index = Index::build(text, &segs, &[&terms]);
-    let s = score(text, &segs, &index, &terms);
+    let s = scores(text, &segs, &index, &terms).0;
     segs
       .iter()
       .zip(s)
@@ -407,7 +404,7 @@ mod tests {
 
   #[test]
   fn matching_text_outscores_unrelated_text() {
-    let s = scores(
+    let s = scored(
       "The rate limiter leaks memory.\n\nThe README lists routes.\n\nCats sleep a lot.",
       "fix the rate limiter memory leak",
     );
@@ -418,7 +415,7 @@ mod tests {
   #[test]
   fn a_section_named_in_relevant_text_is_followed() {
     let text = "## Ed Wood (film)\n\nEd Wood is a film directed by Tim Burton.\n\n## Tim Burton\n\nTim Burton was born in Burbank.\n\n## Cats\n\nCats sleep.";
-    let s = scores(text, "Where was the director of the film Ed Wood born?");
+    let s = scored(text, "Where was the director of the film Ed Wood born?");
     let burbank = s.iter().find(|x| x.0.contains("Burbank")).unwrap().1;
     let cats = s.iter().find(|x| x.0 == "Cats sleep.").unwrap().1;
     assert!(burbank > 0.3, "{s:?}");

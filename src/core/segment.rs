@@ -79,32 +79,12 @@ pub fn segment(
                next_block: &mut usize,
                heading: Option<usize>| {
     if let Some((s, e)) = para.take() {
+      let block = *next_block;
+      let mut text_segment = |from: usize, to: usize| push(out, from, to, Kind::Text, block, heading);
       if granularity == Granularity::Sentence {
-        for_each_sentence(&text[s..e], |from, to| {
-          let (a, b) = trim(text, s + from, s + to);
-          if a < b {
-            out.push(Segment {
-              start: offset + a,
-              end: offset + b,
-              kind: Kind::Text,
-              block: *next_block,
-              heading,
-              message,
-            });
-          }
-        });
+        for_each_sentence(&text[s..e], |from, to| text_segment(s + from, s + to));
       } else {
-        let (a, b) = trim(text, s, e);
-        if a < b {
-          out.push(Segment {
-            start: offset + a,
-            end: offset + b,
-            kind: Kind::Text,
-            block: *next_block,
-            heading,
-            message,
-          });
-        }
+        text_segment(s, e);
       }
       *next_block += 1;
     }

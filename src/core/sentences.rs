@@ -19,12 +19,8 @@ pub fn for_each_sentence(text: &str, mut f: impl FnMut(usize, usize)) {
   while i < b.len() {
     let c = b[i];
     if c == b'\r' || c == b'\n' {
-      // SB3/SB4: a paragraph separator ends the sentence (CR LF together).
-      let end = if c == b'\r' && b.get(i + 1) == Some(&b'\n') {
-        i + 2
-      } else {
-        i + 1
-      };
+      // SB3/SB4: a paragraph separator ends the sentence.
+      let end = after_separator(b, i);
       f(start, end);
       start = end;
       i = end;
@@ -59,11 +55,7 @@ pub fn for_each_sentence(text: &str, mut f: impl FnMut(usize, usize)) {
     match b[j] {
       // SB11: a separator right after ends the sentence after it.
       b'\r' | b'\n' => {
-        let end = if b[j] == b'\r' && b.get(j + 1) == Some(&b'\n') {
-          j + 2
-        } else {
-          j + 1
-        };
+        let end = after_separator(b, j);
         f(start, end);
         start = end;
         i = end;
@@ -82,6 +74,15 @@ pub fn for_each_sentence(text: &str, mut f: impl FnMut(usize, usize)) {
   }
   if start < b.len() {
     f(start, b.len());
+  }
+}
+
+/// The end of the separator at `i`: CR LF is one.
+fn after_separator(b: &[u8], i: usize) -> usize {
+  if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+    i + 2
+  } else {
+    i + 1
   }
 }
 

@@ -68,30 +68,6 @@ impl Terms {
     }
     terms
   }
-
-  /// Adds `other`'s terms (keeping the larger weight), scaled by `factor`.
-  pub fn merge(&mut self, other: &Terms, factor: f32) {
-    for (t, w) in &other.weights {
-      let e = self.weights.entry(t.clone()).or_insert(0.0);
-      *e = e.max(w * factor);
-    }
-    for (p, w) in &other.phrases {
-      if !self.phrases.iter().any(|q| &q.0 == p) {
-        self.phrases.push((p.clone(), w * factor));
-      }
-    }
-  }
-
-  pub fn is_empty(&self) -> bool {
-    self.weights.is_empty() && self.phrases.is_empty()
-  }
-
-  /// Terms by weight, strongest first (ties in alphabetical order, for determinism).
-  pub fn ranked(&self) -> Vec<String> {
-    let mut v: Vec<(&String, &f32)> = self.weights.iter().collect();
-    v.sort_by(|a, b| b.1.total_cmp(a.1).then_with(|| a.0.cmp(b.0)));
-    v.into_iter().map(|(t, _)| t.clone()).collect()
-  }
 }
 
 /// The words of `text`: maximal runs of alphanumeric characters and `_`, also joined

@@ -37,14 +37,6 @@ impl Vocab {
   pub fn contains(&self, bytes: &[u8]) -> bool {
     self.ranks.contains_key(bytes)
   }
-
-  pub fn len(&self) -> usize {
-    self.ranks.len()
-  }
-
-  pub fn is_empty(&self) -> bool {
-    self.ranks.is_empty()
-  }
 }
 
 static O200K_BLOB: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_base.vocab"));
