@@ -214,11 +214,22 @@ pub fn scores(text: &str, segments: &[Segment], index: &Index, query: &Terms) ->
         .filter(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= 4)
     })
     .collect();
-  let mut relevance: Vec<f32> = (0..sections)
-    .map(|k| {
-      let named = title[k].as_deref().is_some_and(|t| names(&query.text, t));
-      norm(section_bm25[k], max_section) + if named { W_TITLE } else { 0.0 }
+  // Titles the task names, longest match first: "Adventures of Huckleberry Finn" names
+  // that section, not "Huckleberry Finn" inside it.
+  let spans: Vec<Vec<(usize, usize)>> = title
+    .iter()
+    .map(|t| t.as_deref().map_or_else(Vec::new, |t| name_spans(&query.text, t)))
+    .collect();
+  let named = |k: usize| {
+    spans[k].iter().any(|&(a, b)| {
+      !spans
+        .iter()
+        .enumerate()
+        .any(|(j, other)| j != k && other.iter().any(|&(c, d)| c <= a && b <= d && d - c > b - a))
     })
+  };
+  let mut relevance: Vec<f32> = (0..sections)
+    .map(|k| norm(section_bm25[k], max_section) + if named(k) { W_TITLE } else { 0.0 })
     .collect();
   // Links from the most relevant sections to the sections they name, and back.
   let mut order: Vec<usize> = (0..sections).filter(|&k| relevance[k] > 0.0).collect();
@@ -362,22 +373,33 @@ fn is_section_start(kind: Kind) -> bool {
   matches!(kind, Kind::Heading | Kind::Role)
 }
 
-/// A heading's title, case-folded: without `#` marks and a trailing "(…)" qualifier.
+/// A heading's title, case-folded: without `#` marks and a trailing "(…)" or ", …" qualifier.
 fn heading_title(heading: &str) -> String {
   let t = heading.trim_start_matches('#').trim();
   let t = match t.rfind(" (") {
     Some(i) if t.ends_with(')') => &t[..i],
     _ => t,
   };
+  // "Santa Fe, Missouri": text names the place before the comma.
+  let t = t.split_once(", ").map_or(t, |(name, _)| name);
   fold(t)
+}
+
+/// Where `body` names `title` as whole words.
+fn name_spans(body: &str, title: &str) -> Vec<(usize, usize)> {
+  let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+  body
+    .match_indices(title)
+    .filter(|&(at, _)| {
+      boundary(body[..at].chars().next_back()) && boundary(body[at + title.len()..].chars().next())
+    })
+    .map(|(at, _)| (at, at + title.len()))
+    .collect()
 }
 
 /// Whether `body` names `title` as whole words.
 fn names(body: &str, title: &str) -> bool {
-  let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
-  body.match_indices(title).any(|(at, _)| {
-    boundary(body[..at].chars().next_back()) && boundary(body[at + title.len()..].chars().next())
-  })
+  !name_spans(body, title).is_empty()
 }
 
 fn max(v: &[f32]) -> f32 {
