@@ -249,12 +249,9 @@ pub fn scores(text: &str, segments: &[Segment], index: &Index, query: &Terms) ->
     .collect();
   let mut linked = relevance.clone();
   if !sources.is_empty() {
-    let titled: Vec<(usize, &str)> = (0..sections)
-      .filter_map(|k| title[k].as_deref().map(|t| (k, t)))
-      .collect();
     for (source, share, body) in &sources {
-      for &(k, t) in &titled {
-        if k != *source && names(body, t) {
+      for (k, named) in named_titles(body, &title).into_iter().enumerate() {
+        if named && k != *source {
           linked[k] = linked[k].max(relevance[k] + W_LINK * share);
         }
       }
@@ -383,6 +380,33 @@ fn heading_title(heading: &str) -> String {
   // "Santa Fe, Missouri": text names the place before the comma.
   let t = t.split_once(", ").map_or(t, |(name, _)| name);
   fold(t)
+}
+
+/// Which of `titles` `body` names, longest match first: "Adventures of Huckleberry Finn"
+/// names that section, not the "Huckleberry Finn" inside it.
+fn named_titles(body: &str, titles: &[Option<String>]) -> Vec<bool> {
+  // Many sections can share a title (a thread's "### user"): find each distinct title once.
+  let mut distinct: Vec<&str> = titles.iter().flatten().map(String::as_str).collect();
+  distinct.sort_unstable();
+  distinct.dedup();
+  let spans: Vec<Vec<(usize, usize)>> = distinct.iter().map(|t| name_spans(body, t)).collect();
+  let named: Vec<bool> = (0..distinct.len())
+    .map(|k| {
+      spans[k].iter().any(|&(a, b)| {
+        !spans
+          .iter()
+          .enumerate()
+          .any(|(j, other)| j != k && other.iter().any(|&(c, d)| c <= a && b <= d && d - c > b - a))
+      })
+    })
+    .collect();
+  titles
+    .iter()
+    .map(|t| {
+      t.as_deref()
+        .is_some_and(|t| distinct.binary_search(&t).is_ok_and(|k| named[k]))
+    })
+    .collect()
 }
 
 /// Where `body` names `title` as whole words.
