@@ -214,22 +214,10 @@ pub fn scores(text: &str, segments: &[Segment], index: &Index, query: &Terms) ->
         .filter(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= 4)
     })
     .collect();
-  // Titles the task names, longest match first: "Adventures of Huckleberry Finn" names
-  // that section, not "Huckleberry Finn" inside it.
-  let spans: Vec<Vec<(usize, usize)>> = title
-    .iter()
-    .map(|t| t.as_deref().map_or_else(Vec::new, |t| name_spans(&query.text, t)))
-    .collect();
-  let named = |k: usize| {
-    spans[k].iter().any(|&(a, b)| {
-      !spans
-        .iter()
-        .enumerate()
-        .any(|(j, other)| j != k && other.iter().any(|&(c, d)| c <= a && b <= d && d - c > b - a))
-    })
-  };
+  // Titles the task names (the longest match: see `named_titles`).
+  let named_by_task = named_titles(&query.text, &title);
   let mut relevance: Vec<f32> = (0..sections)
-    .map(|k| norm(section_bm25[k], max_section) + if named(k) { W_TITLE } else { 0.0 })
+    .map(|k| norm(section_bm25[k], max_section) + if named_by_task[k] { W_TITLE } else { 0.0 })
     .collect();
   // Links from the most relevant sections to the sections they name, and back.
   let mut order: Vec<usize> = (0..sections).filter(|&k| relevance[k] > 0.0).collect();
