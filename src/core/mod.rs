@@ -2,9 +2,12 @@
 
 pub mod cancel;
 pub mod extract;
+pub mod isolate;
 pub mod message;
 pub mod parallel;
+pub mod prompt;
 pub mod relevance;
+pub mod sanitize;
 pub mod segment;
 pub mod sentences;
 pub mod terms;

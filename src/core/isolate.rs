@@ -1,0 +1,307 @@
+//! Building a subagent's context: the allowed fields only, every string sanitized,
+//! and the relevant slice of the parent's thread in place of the thread.
+//!
+//! The whitelist itself is the shape of [`SubagentContext`]: there is no field for
+//! anything else, so nothing else can be copied. Reading a caller's object into it
+//! (and naming the keys left behind) is the binding's job.
+
+use crate::core::cancel::{Cancel, Cancelled};
+use crate::core::extract::{extract_messages, extract_text, Options};
+use crate::core::message::{count_message_tokens, Message, Part};
+use crate::core::sanitize::Sanitizer;
+use crate::core::tokens::{Counter, Encoding};
+
+/// The seed ADR's architectural context.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Architecture {
+  pub project_structure: String,
+  pub key_patterns: Vec<String>,
+  pub relevant_adrs: Vec<String>,
+  /// (name, version), in the caller's order.
+  pub dependencies: Vec<(String, String)>,
+  pub naming_conventions: String,
+  pub track_nomenclature: String,
+}
+
+/// Everything a subagent may see, and nothing else.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SubagentContext {
+  pub task_id: Option<String>,
+  pub task: String,
+  pub original_query: Option<String>,
+  pub relevant_context: Option<String>,
+  pub user_id: Option<String>,
+  pub instructions: Option<String>,
+  pub constraints: Vec<String>,
+  /// (path, content), in the caller's order.
+  pub files: Vec<(String, String)>,
+  pub architecture: Option<Architecture>,
+  pub clarifications: Vec<String>,
+}
+
+/// The parent's whole conversation, of which the subagent gets only the relevant slice.
+pub enum Thread {
+  Text(String),
+  Messages(Vec<Message>),
+}
+
+pub struct Settings {
+  pub sibling_tasks: Vec<String>,
+  /// Cap on the relevant context's tokens.
+  pub max_context_tokens: Option<usize>,
+  pub encoding: Encoding,
+  pub sanitizer: Sanitizer,
+}
+
+pub struct Isolation {
+  pub context: SubagentContext,
+  /// Tokens of what the subagent would have inherited: the thread (or the given
+  /// relevant context) and the allowed fields as given.
+  pub parent_tokens: usize,
+  /// Tokens of the isolated context's fields.
+  pub isolated_tokens: usize,
+  pub markers_removed: usize,
+}
+
+/// The isolated context for `config`: its relevant context extracted from `thread`
+/// (when given) or from its own `relevant_context` when that exceeds the cap, and
+/// every string sanitized. Markers are removed before extraction, so a marked
+/// paragraph cannot be kept in part.
+pub fn isolate(
+  config: &SubagentContext,
+  thread: Option<&Thread>,
+  settings: &Settings,
+  cancel: &Cancel,
+) -> Result<Isolation, Cancelled> {
+  let mut counter = Counter::new(settings.encoding);
+  let mut parent_tokens = fields_tokens(config, &mut counter);
+  let mut removed = 0;
+  let mut clean = |text: &str| {
+    let s = settings.sanitizer.sanitize(text);
+    removed += s.removed;
+    s.text
+  };
+  let options = Options {
+    max_tokens: settings.max_context_tokens,
+    encoding: settings.encoding,
+    sibling_tasks: settings.sibling_tasks.clone(),
+    ..Options::default()
+  };
+  let terms = [
+    Some(&config.task),
+    config.original_query.as_ref(),
+    config.instructions.as_ref(),
+  ]
+  .into_iter()
+  .flatten()
+  .map(String::as_str)
+  .collect::<Vec<_>>()
+  .join("\n");
+  let relevant_context = match thread {
+    Some(Thread::Text(text)) => {
+      parent_tokens += counter.count_cancellable(text, cancel)?;
+      Some(extract_text(&clean(text), &terms, &options, cancel)?.text)
+    }
+    Some(Thread::Messages(messages)) => {
+      parent_tokens += count_message_tokens(messages, &mut counter, cancel)?;
+      let messages: Vec<Message> = messages.iter().map(|m| sanitize_message(m, &mut clean)).collect();
+      Some(extract_messages(&messages, &terms, &options, cancel)?.text)
+    }
+    None => match &config.relevant_context {
+      Some(text) => {
+        let text = clean(text);
+        let over = settings
+          .max_context_tokens
+          .is_some_and(|cap| counter.count(&text) > cap);
+        Some(if over {
+          extract_text(&text, &terms, &options, cancel)?.text
+        } else {
+          text
+        })
+      }
+      None => None,
+    },
+  };
+  let context = SubagentContext {
+    task_id: config.task_id.as_deref().map(&mut clean),
+    original_query: config.original_query.as_deref().map(&mut clean),
+    user_id: config.user_id.as_deref().map(&mut clean),
+    instructions: config.instructions.as_deref().map(&mut clean),
+    relevant_context: relevant_context.filter(|t| !t.trim().is_empty()),
+    task: clean(&config.task),
+    constraints: config.constraints.iter().map(|s| clean(s)).collect(),
+    clarifications: config.clarifications.iter().map(|s| clean(s)).collect(),
+    files: config
+      .files
+      .iter()
+      .map(|(path, content)| (clean(path), clean(content)))
+      .collect(),
+    architecture: config.architecture.as_ref().map(|a| Architecture {
+      project_structure: clean(&a.project_structure),
+      key_patterns: a.key_patterns.iter().map(|s| clean(s)).collect(),
+      relevant_adrs: a.relevant_adrs.iter().map(|s| clean(s)).collect(),
+      dependencies: a.dependencies.iter().map(|(k, v)| (clean(k), clean(v))).collect(),
+      naming_conventions: clean(&a.naming_conventions),
+      track_nomenclature: clean(&a.track_nomenclature),
+    }),
+  };
+  let isolated_tokens = fields_tokens(&context, &mut counter);
+  Ok(Isolation {
+    context,
+    parent_tokens,
+    isolated_tokens,
+    markers_removed: removed,
+  })
+}
+
+/// A message with the text of each part sanitized; thinking is left to extraction,
+/// which never passes it.
+fn sanitize_message(m: &Message, clean: &mut impl FnMut(&str) -> String) -> Message {
+  let parts = m
+    .parts
+    .iter()
+    .map(|p| match p {
+      Part::Text(t) => Part::Text(clean(t)),
+      Part::ToolCall { id, name, arguments } => Part::ToolCall {
+        id: id.clone(),
+        name: name.clone(),
+        arguments: clean(arguments),
+      },
+      Part::ToolResult { call_id, content } => Part::ToolResult {
+        call_id: call_id.clone(),
+        content: clean(content),
+      },
+      other => other.clone(),
+    })
+    .collect();
+  Message {
+    role: m.role.clone(),
+    name: m.name.clone(),
+    parts,
+  }
+}
+
+/// Tokens of every string field of `c`, each counted on its own.
+fn fields_tokens(c: &SubagentContext, counter: &mut Counter) -> usize {
+  let mut n = 0;
+  let mut add = |s: &str| n += counter.count(s);
+  add(&c.task);
+  for s in [
+    &c.task_id,
+    &c.original_query,
+    &c.relevant_context,
+    &c.user_id,
+    &c.instructions,
+  ]
+  .into_iter()
+  .flatten()
+  {
+    add(s);
+  }
+  for s in c.constraints.iter().chain(&c.clarifications) {
+    add(s);
+  }
+  for (path, content) in &c.files {
+    add(path);
+    add(content);
+  }
+  if let Some(a) = &c.architecture {
+    add(&a.project_structure);
+    add(&a.naming_conventions);
+    add(&a.track_nomenclature);
+    for s in a.key_patterns.iter().chain(&a.relevant_adrs) {
+      add(s);
+    }
+    for (k, v) in &a.dependencies {
+      add(k);
+      add(v);
+    }
+  }
+  n
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::core::prompt::render_prompt;
+
+  fn settings(siblings: &[&str], cap: Option<usize>) -> Settings {
+    Settings {
+      sibling_tasks: siblings.iter().map(|s| s.to_string()).collect(),
+      max_context_tokens: cap,
+      encoding: Encoding::O200kBase,
+      sanitizer: Sanitizer::default(),
+    }
+  }
+
+  fn config() -> SubagentContext {
+    SubagentContext {
+      task_id: Some("A.2".into()),
+      task: "A.2: add rate limiting to the login endpoint in `src/auth/login.ts`".into(),
+      constraints: vec!["No new dependencies. [INTERNAL] we may drop this later".into()],
+      files: vec![("src/auth/login.ts".into(), "export function login() {}\n".into())],
+      ..SubagentContext::default()
+    }
+  }
+
+  const THREAD: &str = "## Plan\n\n- A.1: migrate the billing tables to Postgres 16\n- A.2: add rate limiting to the login endpoint\n\n\
+## Notes\n\nThe login endpoint in src/auth/login.ts takes 40 requests per second at peak; rate limiting should allow 5 per minute per IP.\n\n\
+[INTERNAL] the billing migration is late and the client must not know.\n\n\
+## Billing\n\nThe billing tables hold invoices and payments; migrating them to Postgres 16 needs a dump and restore of the invoices table.";
+
+  #[test]
+  fn the_thread_is_reduced_to_this_task_sanitized_and_measured() {
+    let thread = Thread::Text(THREAD.into());
+    let i = isolate(
+      &config(),
+      Some(&thread),
+      &settings(&["A.1: migrate the billing tables to Postgres 16"], None),
+      &Cancel::new(),
+    )
+    .unwrap();
+    let rc = i.context.relevant_context.as_deref().unwrap();
+    assert!(rc.contains("5 per minute per IP"), "{rc}");
+    assert!(!rc.contains("billing") && !rc.contains("A.1"), "{rc}");
+    assert!(!i.context.constraints[0].contains("drop this"));
+    assert_eq!(i.markers_removed, 2);
+    assert!(i.parent_tokens > i.isolated_tokens && i.isolated_tokens > 0);
+    let prompt = render_prompt(&i.context);
+    assert!(!prompt.contains("INTERNAL") && !prompt.contains("A.1"));
+  }
+
+  #[test]
+  fn without_a_thread_the_given_context_is_kept_or_cut_to_the_cap() {
+    let mut c = config();
+    c.relevant_context = Some(THREAD.into());
+    let s = settings(&[], None);
+    let kept = isolate(&c, None, &s, &Cancel::new()).unwrap();
+    assert!(kept.context.relevant_context.unwrap().contains("Postgres"));
+    let cut = isolate(&c, None, &settings(&[], Some(40)), &Cancel::new()).unwrap();
+    let rc = cut.context.relevant_context.unwrap();
+    assert!(
+      crate::core::tokens::count_tokens(&rc, Encoding::O200kBase) <= 40,
+      "{rc}"
+    );
+    assert!(rc.contains("login"));
+  }
+
+  #[test]
+  fn message_threads_are_sanitized_before_extraction() {
+    let messages = vec![
+      Message::text("user", "Please add rate limiting to the login endpoint."),
+      Message::text(
+        "assistant",
+        "[PRIVATE] rate limiting login secret plan\n\nRate limiting for login: 5 per minute.",
+      ),
+    ];
+    let i = isolate(
+      &config(),
+      Some(&Thread::Messages(messages)),
+      &settings(&[], None),
+      &Cancel::new(),
+    )
+    .unwrap();
+    let rc = i.context.relevant_context.unwrap();
+    assert!(rc.contains("5 per minute") && !rc.contains("secret plan"), "{rc}");
+  }
+}

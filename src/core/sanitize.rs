@@ -1,0 +1,874 @@
+//! Removing internal markers from text: `[INTERNAL]`-style bracket markers, which drop
+//! their paragraph, `[X]…[/X]` and `<tag>…</tag>` pairs, which drop their block, and
+//! user rules that drop or only strip.
+//!
+//! Markers are read the way a model would read them, not byte for byte: case, inner
+//! spaces, compatibility forms (full-width brackets and letters, mathematical
+//! alphanumerics, circled letters, Cyrillic and Greek look-alikes), zero-width, bidi
+//! and combining characters, markdown escapes and HTML entities all fold away. Only
+//! the marker's own name matches: `[internal link]` and `<internal-link>` are not
+//! markers.
+//!
+//! The scan is one pass over the bytes with a table of the few bytes a marker can
+//! start with, so ordinary text is copied at memory speed; removing a block can join
+//! the text around it into a new marker, so `sanitize` repeats until nothing is
+//! found (and fails closed if an input keeps producing markers).
+
+use std::ops::Range;
+
+/// Which bracket forms a rule's name is a marker in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+  /// `[NAME]`, closed by `[/NAME]`.
+  Bracket,
+  /// `<name>`, closed by `</name>`.
+  Tag,
+  Both,
+}
+
+/// What happens to what a marker marks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+  /// Remove the marker and what it marks: a bracket marker to the end of its
+  /// paragraph, a pair its whole block, an unclosed or self-closing tag to the end.
+  Drop,
+  /// Remove only the marker itself.
+  Strip,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MarkerRule {
+  pub name: String,
+  pub form: Form,
+  pub action: Action,
+}
+
+/// Why a marker rule was refused.
+#[derive(Debug, PartialEq, Eq)]
+pub enum RuleError {
+  /// The name has no letter or digit.
+  Empty,
+  /// The name is longer than [`MAX_NAME`] characters.
+  TooLong,
+  /// The name has a character other than ASCII letters, digits, `-`, `_` and spaces.
+  Character(char),
+}
+
+/// The longest marker name a rule may have.
+pub const MAX_NAME: usize = 64;
+
+/// The default markers: bracket markers and tags, all dropping.
+pub const DEFAULT_BRACKETS: [&str; 3] = ["INTERNAL", "PRIVATE", "CONFIDENTIAL"];
+pub const DEFAULT_TAGS: [&str; 4] = ["internal", "system-reminder", "thinking", "scratchpad"];
+
+/// How far past a tag's name its attributes are searched for the closing `>`; a tag
+/// left open longer than that is still a tag (it fails closed).
+const ATTRIBUTES: usize = 1024;
+
+/// Passes after which text that keeps forming new markers is cut at the first one.
+const PASSES: usize = 8;
+
+struct Rule {
+  /// The name's letters and digits, lower-cased: what a marker must spell.
+  name: Vec<u8>,
+  bracket: bool,
+  action: Action,
+}
+
+/// A set of marker rules, ready to scan with.
+pub struct Sanitizer {
+  rules: Vec<Rule>,
+  longest: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+  Open,
+  Close,
+  /// `<name/>`: drops to the end, like an unclosed tag.
+  SelfClose,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Marker {
+  start: usize,
+  end: usize,
+  rule: usize,
+  role: Role,
+}
+
+/// The result of [`Sanitizer::sanitize`].
+#[derive(Debug, PartialEq, Eq)]
+pub struct Sanitized {
+  pub text: String,
+  /// Markers found and removed (openers, closers and stray closers each count).
+  pub removed: usize,
+}
+
+impl Default for Sanitizer {
+  fn default() -> Self {
+    Self::new(&[]).expect("the default rules are valid")
+  }
+}
+
+impl Sanitizer {
+  /// The default markers plus `extra` rules; a user rule for a default name and form
+  /// replaces its action.
+  pub fn new(extra: &[MarkerRule]) -> Result<Self, RuleError> {
+    let mut s = Sanitizer {
+      rules: Vec::new(),
+      longest: 0,
+    };
+    for name in DEFAULT_BRACKETS {
+      s.add(name, true, Action::Drop)?;
+    }
+    for name in DEFAULT_TAGS {
+      s.add(name, false, Action::Drop)?;
+    }
+    for rule in extra {
+      if rule.form != Form::Tag {
+        s.add(&rule.name, true, rule.action)?;
+      }
+      if rule.form != Form::Bracket {
+        s.add(&rule.name, false, rule.action)?;
+      }
+    }
+    Ok(s)
+  }
+
+  fn add(&mut self, name: &str, bracket: bool, action: Action) -> Result<(), RuleError> {
+    let name = canonical(name)?;
+    self.longest = self.longest.max(name.len());
+    match self
+      .rules
+      .iter_mut()
+      .find(|r| r.name == name && r.bracket == bracket)
+    {
+      Some(rule) => rule.action = action,
+      None => self.rules.push(Rule {
+        name,
+        bracket,
+        action,
+      }),
+    }
+    Ok(())
+  }
+
+  /// `text` without its markers and what they mark; a second pass finds nothing.
+  pub fn sanitize(&self, text: &str) -> Sanitized {
+    let mut removed = 0;
+    let mut current: Option<String> = None;
+    for pass in 0.. {
+      let source = current.as_deref().unwrap_or(text);
+      let (spans, found) = self.spans(source);
+      if found == 0 {
+        break;
+      }
+      removed += found;
+      let next = if pass < PASSES {
+        cut(source, &spans)
+      } else {
+        // Text built to form a new marker every time one is removed: keep what comes
+        // before the first marker and nothing after it.
+        source[..spans[0].start].to_string()
+      };
+      current = Some(next);
+    }
+    Sanitized {
+      text: current.unwrap_or_else(|| text.to_string()),
+      removed,
+    }
+  }
+
+  /// The byte ranges of `text` to remove, sorted and disjoint, and how many markers
+  /// they hold. One pass: removing them can form new markers (see `sanitize`).
+  pub fn spans(&self, text: &str) -> (Vec<Range<usize>>, usize) {
+    let markers = self.markers(text);
+    let mut spans: Vec<Range<usize>> = Vec::new();
+    let mut found = 0;
+    // Open markers per rule, matched by depth.
+    let mut open: Vec<Vec<Marker>> = vec![Vec::new(); self.rules.len()];
+    for m in markers {
+      let rule = &self.rules[m.rule];
+      if rule.action == Action::Strip {
+        spans.push(m.start..m.end);
+        found += 1;
+        continue;
+      }
+      match m.role {
+        Role::Open => open[m.rule].push(m),
+        Role::Close => match open[m.rule].pop() {
+          Some(opener) => {
+            found += 2;
+            spans.push(opener.start..m.end);
+          }
+          // A closer with nothing to close: only the closer goes.
+          None => {
+            found += 1;
+            spans.push(m.start..m.end);
+          }
+        },
+        Role::SelfClose => {
+          found += 1;
+          spans.push(m.start..text.len());
+        }
+      }
+    }
+    for (rule, openers) in self.rules.iter().zip(open) {
+      for m in openers {
+        found += 1;
+        let end = if rule.bracket {
+          paragraph_end(text, m.end)
+        } else {
+          text.len()
+        };
+        spans.push(m.start..end);
+      }
+    }
+    (merge(spans), found)
+  }
+
+  /// Every marker in `text`, in order.
+  fn markers(&self, text: &str) -> Vec<Marker> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+      if !CANDIDATE[bytes[i] as usize] {
+        i += 1;
+        continue;
+      }
+      match self.marker_at(text, i) {
+        Some(m) => {
+          i = m.end;
+          out.push(m);
+        }
+        None => i += utf8_width(bytes[i]),
+      }
+    }
+    out
+  }
+
+  /// The marker starting at byte `start`, if one does.
+  fn marker_at(&self, text: &str, start: usize) -> Option<Marker> {
+    let (c, len) = read(text, start);
+    let bracket = match c {
+      '[' => true,
+      '<' => false,
+      _ => return None,
+    };
+    let mut i = skip(text, start + len, SPACE | INVISIBLE | SEPARATOR);
+    let (c, len) = read(text, i);
+    let closer = c == '/';
+    if closer {
+      i = skip(text, i + len, SPACE | INVISIBLE | SEPARATOR);
+    }
+    // The name's letters and the offset just after each.
+    let mut letters = [0u8; MAX_NAME];
+    let mut after = [0usize; MAX_NAME];
+    let mut n = 0;
+    while n < self.longest {
+      let j = if n == 0 {
+        i
+      } else {
+        skip(text, i, SPACE | INVISIBLE | SEPARATOR)
+      };
+      let (c, len) = read(text, j);
+      if !c.is_ascii_alphanumeric() {
+        break;
+      }
+      letters[n] = c as u8;
+      i = j + len;
+      after[n] = i;
+      n += 1;
+    }
+    let mut best: Option<Marker> = None;
+    for (index, rule) in self.rules.iter().enumerate() {
+      let k = rule.name.len();
+      if rule.bracket != bracket || k > n || letters[..k] != rule.name[..] {
+        continue;
+      }
+      if best.is_some_and(|b| self.rules[b.rule].name.len() >= k) {
+        continue;
+      }
+      let Some((end, self_closing)) = terminate(text, after[k - 1], bracket) else {
+        continue;
+      };
+      let role = match (closer, self_closing) {
+        (true, _) => Role::Close,
+        (false, true) => Role::SelfClose,
+        (false, false) => Role::Open,
+      };
+      best = Some(Marker {
+        start,
+        end,
+        rule: index,
+        role,
+      });
+    }
+    best
+  }
+}
+
+/// Where a marker whose name ends at `i` ends, and whether it closes itself (`<x/>`);
+/// `None` when what follows the name makes it a longer name or not a marker.
+fn terminate(text: &str, i: usize, bracket: bool) -> Option<(usize, bool)> {
+  if bracket {
+    let j = skip(text, i, SPACE | INVISIBLE | SEPARATOR);
+    return match read(text, j) {
+      (']', len) => Some((j + len, false)),
+      _ => None,
+    };
+  }
+  let j = skip(text, i, INVISIBLE | SEPARATOR);
+  let (c, len) = read(text, j);
+  match c {
+    '>' => Some((j + len, false)),
+    '/' => close_self(text, j + len),
+    c if is_space(c) && j < text.len() => {
+      let k = skip(text, j, SPACE | INVISIBLE | SEPARATOR);
+      match read(text, k) {
+        ('>', len) => Some((k + len, false)),
+        ('/', len) => close_self(text, k + len).or(Some((k, false))),
+        _ => Some(attributes(text, k)),
+      }
+    }
+    _ => None,
+  }
+}
+
+/// After a tag's `/`: its `>`, making it self-closing.
+fn close_self(text: &str, i: usize) -> Option<(usize, bool)> {
+  let j = skip(text, i, SPACE | INVISIBLE);
+  match read(text, j) {
+    ('>', len) => Some((j + len, true)),
+    _ => None,
+  }
+}
+
+/// A tag's attributes from `i`: the end of the tag at its `>` (outside quotes), and
+/// whether it closes itself. A tag whose `>` is not found soon ends where its
+/// attributes start: it is still a tag, left open.
+fn attributes(text: &str, i: usize) -> (usize, bool) {
+  let limit = (i + ATTRIBUTES).min(text.len());
+  let mut j = i;
+  let mut quote: Option<char> = None;
+  let mut last = ' ';
+  while j < limit {
+    let (c, len) = read(text, j);
+    match (quote, c) {
+      (Some(q), c) if c == q => quote = None,
+      (Some(_), _) => {}
+      (None, '"' | '\'') => quote = Some(c),
+      (None, '>') => return (j + len, last == '/'),
+      _ => {}
+    }
+    if !is_space(c) {
+      last = c;
+    }
+    j += len;
+  }
+  (i, false)
+}
+
+/// Where the paragraph holding byte `i` ends: at the first blank line after it, or at
+/// the end of the text.
+fn paragraph_end(text: &str, i: usize) -> usize {
+  let bytes = text.as_bytes();
+  let mut line_end = i;
+  while let Some(n) = bytes[line_end..].iter().position(|&b| b == b'\n') {
+    let newline = line_end + n;
+    let mut j = newline + 1;
+    while j < bytes.len() && matches!(bytes[j], b' ' | b'\t' | b'\r') {
+      j += 1;
+    }
+    if j >= bytes.len() || bytes[j] == b'\n' {
+      return if j >= bytes.len() { bytes.len() } else { newline };
+    }
+    line_end = newline + 1;
+  }
+  bytes.len()
+}
+
+/// Sorted, disjoint ranges covering `spans`.
+fn merge(mut spans: Vec<Range<usize>>) -> Vec<Range<usize>> {
+  spans.sort_by_key(|s| s.start);
+  let mut out: Vec<Range<usize>> = Vec::with_capacity(spans.len());
+  for s in spans {
+    match out.last_mut() {
+      Some(last) if s.start <= last.end => last.end = last.end.max(s.end),
+      _ => out.push(s),
+    }
+  }
+  out
+}
+
+/// `text` without the (sorted, disjoint) `spans`.
+pub fn cut(text: &str, spans: &[Range<usize>]) -> String {
+  let mut out = String::with_capacity(text.len());
+  let mut at = 0;
+  for s in spans {
+    out.push_str(&text[at..s.start]);
+    at = s.end;
+  }
+  out.push_str(&text[at..]);
+  out
+}
+
+/// A rule name's letters and digits, lower-cased.
+fn canonical(name: &str) -> Result<Vec<u8>, RuleError> {
+  let mut out = Vec::new();
+  for c in name.chars() {
+    match c {
+      'a'..='z' | '0'..='9' => out.push(c as u8),
+      'A'..='Z' => out.push(c.to_ascii_lowercase() as u8),
+      '-' | '_' | ' ' => {}
+      c => return Err(RuleError::Character(c)),
+    }
+  }
+  match out.len() {
+    0 => Err(RuleError::Empty),
+    n if n > MAX_NAME => Err(RuleError::TooLong),
+    _ => Ok(out),
+  }
+}
+
+// ---- Reading text as a model sees it ----
+
+const SPACE: u8 = 1;
+const INVISIBLE: u8 = 2;
+const SEPARATOR: u8 = 4;
+
+/// Bytes a marker can start with: the brackets, `&` (entities), `\` (markdown
+/// escapes) and the lead bytes of the look-alike brackets (U+2039 and up).
+const CANDIDATE: [bool; 256] = {
+  let mut t = [false; 256];
+  t[b'[' as usize] = true;
+  t[b'<' as usize] = true;
+  t[b'&' as usize] = true;
+  t[b'\\' as usize] = true;
+  t[0xE2] = true;
+  t[0xE3] = true;
+  t[0xEF] = true;
+  t
+};
+
+fn utf8_width(lead: u8) -> usize {
+  match lead {
+    0x00..=0x7F => 1,
+    0xC0..=0xDF => 2,
+    0xE0..=0xEF => 3,
+    _ => 4,
+  }
+}
+
+fn is_space(c: char) -> bool {
+  c.is_whitespace()
+}
+
+/// The offset after the characters from `i` whose class is in `classes`.
+fn skip(text: &str, mut i: usize, classes: u8) -> usize {
+  while i < text.len() {
+    let (c, len) = read(text, i);
+    let class = if is_space(c) {
+      SPACE
+    } else if is_invisible(c) {
+      INVISIBLE
+    } else if matches!(c, '-' | '_' | '.' | '*' | '`' | '~') {
+      SEPARATOR
+    } else {
+      0
+    };
+    if class & classes == 0 {
+      break;
+    }
+    i += len;
+  }
+  i
+}
+
+/// The character at byte `i` as a reader sees it, folded (see `fold`), and how many
+/// bytes it takes: an HTML entity or a markdown escape is one character. At the end
+/// of the text: `'\0'` and 0.
+fn read(text: &str, i: usize) -> (char, usize) {
+  let bytes = text.as_bytes();
+  match bytes.get(i) {
+    None => ('\0', 0),
+    Some(b'&') => match entity(&bytes[i..]) {
+      Some((c, len)) => (fold(c), len),
+      None => ('&', 1),
+    },
+    Some(b'\\') => match bytes.get(i + 1) {
+      Some(&b) if b.is_ascii_punctuation() => (fold(b as char), 2),
+      _ => ('\\', 1),
+    },
+    Some(&b) if b < 0x80 => ((b as char).to_ascii_lowercase(), 1),
+    Some(_) => {
+      let c = text[i..].chars().next().unwrap_or('\0');
+      (fold(c), c.len_utf8())
+    }
+  }
+}
+
+/// An HTML character reference at the start of `s` (`&lt;`, `&#91;`, `&#x5B;`), with
+/// its length. Numeric ones may omit the `;`, as browsers allow.
+fn entity(s: &[u8]) -> Option<(char, usize)> {
+  if s.get(1) == Some(&b'#') {
+    let hex = matches!(s.get(2), Some(b'x' | b'X'));
+    let digits = if hex { 3 } else { 2 };
+    let mut value: u32 = 0;
+    let mut j = digits;
+    while j < s.len() && j < digits + 8 {
+      let d = match (hex, s[j]) {
+        (_, b @ b'0'..=b'9') => (b - b'0') as u32,
+        (true, b @ b'a'..=b'f') => (b - b'a' + 10) as u32,
+        (true, b @ b'A'..=b'F') => (b - b'A' + 10) as u32,
+        _ => break,
+      };
+      value = value * if hex { 16 } else { 10 } + d;
+      j += 1;
+    }
+    if j == digits {
+      return None;
+    }
+    let len = if s.get(j) == Some(&b';') { j + 1 } else { j };
+    return char::from_u32(value).map(|c| (c, len));
+  }
+  let end = s.iter().take(10).position(|&b| b == b';')?;
+  let name = &s[1..end];
+  let c = [
+    ("lt", '<'),
+    ("gt", '>'),
+    ("lsqb", '['),
+    ("rsqb", ']'),
+    ("lbrack", '['),
+    ("rbrack", ']'),
+    ("sol", '/'),
+    ("nbsp", ' '),
+    ("shy", '\u{AD}'),
+    ("zwj", '\u{200D}'),
+    ("zwnj", '\u{200C}'),
+  ]
+  .iter()
+  .find(|(n, _)| n.as_bytes().eq_ignore_ascii_case(name))?
+  .1;
+  Some((c, end + 1))
+}
+
+/// Characters that render as nothing (or only modify their neighbour): zero-width,
+/// bidi controls, soft hyphen, variation selectors, tag characters, combining marks.
+fn is_invisible(c: char) -> bool {
+  matches!(c as u32,
+    0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F
+    | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F
+    | 0xFEFF | 0xFFA0 | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A | 0xE0000..=0xE007F
+    | 0xE0100..=0xE01EF
+    | 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
+}
+
+/// A character folded to the ASCII character it stands for in a marker, lower-cased:
+/// compatibility forms (full-width, mathematical, circled and squared letters, the
+/// presentation and angle forms of brackets) and the Cyrillic and Greek letters that
+/// look Latin. Anything else is returned as it is.
+fn fold(c: char) -> char {
+  let cp = c as u32;
+  let letter = |i: u32| char::from(b'a' + i as u8);
+  match cp {
+    0x00..=0x7F => c.to_ascii_lowercase(),
+    0xFF01..=0xFF5E => char::from((cp - 0xFEE0) as u8).to_ascii_lowercase(),
+    0x3000 => ' ',
+    0xFE47 | 0xFE5D => '[',
+    0xFE48 | 0xFE5E => ']',
+    0x2039 | 0x2329 | 0x3008 | 0x27E8 | 0xFE64 | 0x276E => '<',
+    0x203A | 0x232A | 0x3009 | 0x27E9 | 0xFE65 | 0x276F => '>',
+    0x2215 | 0x2044 | 0x29F8 => '/',
+    0x1D400..=0x1D6A3 => letter((cp - 0x1D400) % 52 % 26),
+    0x1D6A4 => 'i',
+    0x1D6A5 => 'j',
+    0x1D7CE..=0x1D7FF => char::from(b'0' + ((cp - 0x1D7CE) % 10) as u8),
+    0x24B6..=0x24CF => letter(cp - 0x24B6),
+    0x24D0..=0x24E9 => letter(cp - 0x24D0),
+    0x1F130..=0x1F149 => letter(cp - 0x1F130),
+    0x1F150..=0x1F169 => letter(cp - 0x1F150),
+    0x1F170..=0x1F189 => letter(cp - 0x1F170),
+    0x1F1E6..=0x1F1FF => letter(cp - 0x1F1E6),
+    0x0131 | 0x0130 => 'i',
+    0x017F => 's',
+    0x212A => 'k',
+    _ => look_alike(c),
+  }
+}
+
+/// Cyrillic and Greek letters drawn like Latin ones.
+fn look_alike(c: char) -> char {
+  match c {
+    'а' | 'А' | 'α' | 'Α' => 'a',
+    'В' | 'Β' => 'b',
+    'с' | 'С' => 'c',
+    'ԁ' => 'd',
+    'е' | 'Е' | 'Ε' => 'e',
+    'һ' | 'Н' | 'Η' => 'h',
+    'і' | 'І' | 'ι' | 'Ι' | 'ӏ' => 'i',
+    'ј' | 'Ј' => 'j',
+    'К' | 'Κ' => 'k',
+    'М' | 'Μ' => 'm',
+    'Ν' => 'n',
+    'о' | 'О' | 'ο' | 'Ο' => 'o',
+    'р' | 'Р' | 'Ρ' => 'p',
+    'ѕ' | 'Ѕ' => 's',
+    'Т' | 'Τ' => 't',
+    'у' | 'Υ' => 'y',
+    'х' | 'Х' | 'Χ' => 'x',
+    'Ζ' => 'z',
+    'ν' => 'v',
+    c => c,
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  fn clean(text: &str) -> String {
+    Sanitizer::default().sanitize(text).text
+  }
+
+  #[test]
+  fn a_bracket_marker_drops_to_the_end_of_its_paragraph() {
+    let text = "Plan A.\n\n[INTERNAL] the secret\nstill secret\n\nPublic again.";
+    assert_eq!(clean(text), "Plan A.\n\n\n\nPublic again.");
+    assert_eq!(
+      clean("Keep this. [PRIVATE] not this\n\nKeep."),
+      "Keep this. \n\nKeep."
+    );
+    assert_eq!(Sanitizer::default().sanitize(text).removed, 1);
+  }
+
+  #[test]
+  fn pairs_drop_their_block_across_paragraphs_and_nest_by_depth() {
+    let text = "a [INTERNAL]x\n\ny [INTERNAL]z[/INTERNAL] w\n\nv[/INTERNAL] b";
+    assert_eq!(clean(text), "a  b");
+    let tags = "keep <thinking>one <thinking>two</thinking> three</thinking> end";
+    assert_eq!(clean(tags), "keep  end");
+  }
+
+  #[test]
+  fn unclosed_and_self_closing_tags_fail_closed() {
+    assert_eq!(clean("ok <internal> hidden\n\nstill hidden"), "ok ");
+    assert_eq!(clean("ok <scratchpad/> gone"), "ok ");
+    assert_eq!(clean("ok </thinking> kept"), "ok  kept");
+  }
+
+  #[test]
+  fn tags_with_attributes_or_split_across_lines_are_tags() {
+    assert_eq!(clean("a <internal id=\"x>y\">s</internal> b"), "a  b");
+    assert_eq!(
+      clean("a <system-reminder\n  data-x=1\n>s</system-reminder\n> b"),
+      "a  b"
+    );
+  }
+
+  #[test]
+  fn longer_names_and_prose_are_not_markers() {
+    for text in [
+      "an internal note",
+      "see [internal link] here",
+      "[internals] and <internal-link> and [INTERNAL_ONLY]",
+      "fn is_internal() -> bool { self.internal }",
+      "class Foo { internal var x = 1 }",
+      "a < b and c > d, x[i] = y[j]",
+    ] {
+      assert_eq!(clean(text), text, "{text}");
+    }
+  }
+
+  #[test]
+  fn disguises_are_seen_through() {
+    for text in [
+      "[internal] SECRET",
+      "[ Internal ] SECRET",
+      "[I N T E R N A L] SECRET",
+      "［INTERNAL］ SECRET",
+      "[ＩＮＴＥＲＮＡＬ] SECRET",
+      "[IN\u{200B}TERNAL] SECRET",
+      "[\u{202E}INTERNAL\u{202C}] SECRET",
+      "\\[INTERNAL\\] SECRET",
+      "&#91;INTERNAL&#93; SECRET",
+      "&lsqb;INTERNAL&rsqb; SECRET",
+      "&lt;thinking&gt;SECRET&lt;/thinking&gt;",
+      "<THINKING >SECRET</ thinking>",
+      "＜thinking＞SECRET＜/thinking＞",
+      "[𝐈𝐍𝐓𝐄𝐑𝐍𝐀𝐋] SECRET",
+      "[ІNTERNAL] SECRET",
+      "<system_reminder>SECRET</system_reminder>",
+      "[**INTERNAL**] SECRET",
+    ] {
+      let out = clean(text);
+      assert!(!out.contains("SECRET"), "{text:?} -> {out:?}");
+    }
+  }
+
+  #[test]
+  fn user_rules_drop_or_strip() {
+    let rules = [
+      MarkerRule {
+        name: "DRAFT".into(),
+        form: Form::Bracket,
+        action: Action::Drop,
+      },
+      MarkerRule {
+        name: "note".into(),
+        form: Form::Both,
+        action: Action::Strip,
+      },
+    ];
+    let s = Sanitizer::new(&rules).unwrap();
+    assert_eq!(s.sanitize("a [DRAFT] b\n\nc").text, "a \n\nc");
+    assert_eq!(s.sanitize("a <note>b</note> [note]c").text, "a b c");
+    assert_eq!(s.sanitize("a <note>b</note>").removed, 2);
+    let bad = |name: &str| {
+      Sanitizer::new(&[MarkerRule {
+        name: name.into(),
+        form: Form::Both,
+        action: Action::Drop,
+      }])
+      .err()
+    };
+    assert_eq!(bad("--"), Some(RuleError::Empty));
+    assert_eq!(bad("a>b"), Some(RuleError::Character('>')));
+    assert_eq!(bad(&"x".repeat(65)), Some(RuleError::TooLong));
+  }
+
+  #[test]
+  fn removing_a_block_that_joins_a_new_marker_is_caught_and_idempotent() {
+    let s = Sanitizer::default();
+    let text = "keep [INTER<thinking>x</thinking>NAL] SECRET\n\nkeep";
+    let once = s.sanitize(text);
+    assert!(!once.text.contains("SECRET"), "{:?}", once.text);
+    assert_eq!(s.sanitize(&once.text).removed, 0);
+    // Splices nested deeper than the pass limit (each pass uncovers the next pair)
+    // still end with no marker.
+    let mut deep = String::from("<internal>SECRET</internal>");
+    for _ in 0..20 {
+      deep = format!("<inter{deep}nal>SECRET</internal>");
+    }
+    let out = s.sanitize(&format!("keep {deep}"));
+    assert!(
+      out.text.starts_with("keep ") && !out.text.contains("SECRET"),
+      "{:?}",
+      out.text
+    );
+    assert_eq!(s.sanitize(&out.text).removed, 0);
+  }
+
+  #[test]
+  fn a_tag_right_after_a_word_is_still_a_tag() {
+    // Fail closed: `List<Internal>` reads as an unclosed tag, as `x<internal>` must.
+    assert_eq!(clean("x<internal>SECRET</internal> y"), "x y");
+    assert_eq!(clean("List<Internal> x"), "List");
+  }
+
+  mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// One character of a marker's name, in a random disguise.
+    fn disguise_letter(c: char, how: u8) -> String {
+      let upper = c.to_ascii_uppercase();
+      match how % 8 {
+        0 => c.to_string(),
+        1 => upper.to_string(),
+        2 => char::from_u32(upper as u32 + 0xFEE0).unwrap().to_string(),
+        3 => format!("{c}\u{200B}"),
+        4 => format!("\u{202E}{c}\u{202C}"),
+        5 => format!("&#{};", c as u32),
+        6 => char::from_u32(0x1D400 + (upper as u32 - 'A' as u32))
+          .unwrap()
+          .to_string(),
+        _ => format!("{upper} "),
+      }
+    }
+
+    fn disguise_bracket(c: char, how: u8) -> String {
+      let full = char::from_u32(c as u32 + 0xFEE0).unwrap();
+      let entity = match c {
+        '[' => "&#91;",
+        ']' => "&#93;",
+        '<' => "&lt;",
+        _ => "&gt;",
+      };
+      match how % 5 {
+        0 => c.to_string(),
+        1 => full.to_string(),
+        2 => entity.to_string(),
+        3 => format!("\\{c}"),
+        _ => format!("{c} "),
+      }
+    }
+
+    fn marker(name: &str, bracket: bool, closer: bool, how: &[u8]) -> String {
+      let (open, close) = if bracket { ('[', ']') } else { ('<', '>') };
+      let mut out = disguise_bracket(open, how[0]);
+      if closer {
+        out.push('/');
+      }
+      for (i, c) in name.chars().enumerate() {
+        if c == '-' {
+          out.push('-');
+        } else {
+          out += &disguise_letter(c.to_ascii_lowercase(), how[1 + i % (how.len() - 1)]);
+        }
+      }
+      out + &disguise_bracket(close, how[0] / 5)
+    }
+
+    /// A marked block holding `SECRET`, in one of the shapes the rules name.
+    fn block(name_pick: usize, shape: u8, how: &[u8]) -> String {
+      let bracket = matches!(shape, 0 | 2 | 5);
+      let name = if bracket {
+        DEFAULT_BRACKETS[name_pick % 3]
+      } else {
+        DEFAULT_TAGS[name_pick % 4]
+      };
+      let open = marker(name, bracket, false, how);
+      match shape {
+        // Pairs.
+        0 | 1 => format!("{open} SECRET {}", marker(name, bracket, true, how)),
+        // A bracket marker and the rest of its paragraph.
+        2 => format!("{open} SECRET"),
+        5 => format!("{open} x\nSECRET"),
+        // An unclosed tag.
+        3 => format!("{open}\nSECRET\n\nSECRET"),
+        // A self-closing tag.
+        _ => format!(
+          "{}/> SECRET",
+          &open[..open.len() - disguise_bracket('>', how[0] / 5).len()]
+        ),
+      }
+    }
+
+    proptest! {
+      #![proptest_config(ProptestConfig { cases: 10_000, ..ProptestConfig::default() })]
+      #[test]
+      fn no_marked_content_survives_and_a_second_pass_changes_nothing(
+        filler in proptest::collection::vec("[a-z <>\\[\\]/\n]{0,12}|internal|\\[internal link\\]", 1..6),
+        blocks in proptest::collection::vec((0usize..12, 0u8..6, proptest::collection::vec(0u8..40, 4..8)), 1..4),
+      ) {
+        let mut text = String::new();
+        for (i, f) in filler.iter().enumerate() {
+          text += f;
+          if let Some((name, shape, how)) = blocks.get(i) {
+            text += &block(*name, *shape, how);
+          }
+        }
+        let s = Sanitizer::default();
+        let once = s.sanitize(&text);
+        prop_assert!(!once.text.contains("SECRET"), "{:?} -> {:?}", text, once.text);
+        prop_assert!(once.removed > 0);
+        let twice = s.sanitize(&once.text);
+        prop_assert_eq!(&twice.text, &once.text);
+        prop_assert_eq!(twice.removed, 0);
+      }
+    }
+  }
+}
