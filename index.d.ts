@@ -119,6 +119,116 @@ export interface ExtractionResult {
 }
 
 /**
+ * A marker to sanitize beside the defaults (`[INTERNAL]`, `[PRIVATE]`, `[CONFIDENTIAL]`,
+ * `<internal>`, `<system-reminder>`, `<thinking>`, `<scratchpad>`).
+ */
+export interface MarkerRule {
+  /** ASCII letters, digits, `-`, `_` and spaces; matched ignoring case, spaces and separators. */
+  name: string
+  /**
+   * `bracket`: `[NAME]`, closed by `[/NAME]`; `tag`: `<name>`, closed by `</name>`.
+   * @default 'both'
+   */
+  form?: 'bracket' | 'tag' | 'both'
+  /**
+   * `drop`: remove the marker and what it marks (a bracket marker: to the end of its
+   * paragraph; a pair: the whole block; an unclosed or self-closing tag: to the end of
+   * the text). `strip`: remove only the marker.
+   * @default 'drop'
+   */
+  action?: 'drop' | 'strip'
+}
+
+export interface SanitizeOptions {
+  /** Markers to remove beside the defaults; a rule for a default name changes its action. */
+  markers?: MarkerRule[]
+}
+
+export interface SanitizeAsyncOptions extends SanitizeOptions {
+  /** Cancels the work; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal
+}
+
+/** The seed ADR's architectural context. */
+export interface ArchitecturalContext {
+  projectStructure: string
+  keyPatterns: string[]
+  relevantAdrs: string[]
+  /** Package name → version. */
+  dependencies: Record<string, string>
+  namingConventions: string
+  /** How task ids are written, e.g. `A.<track>.<step>`. */
+  trackNomenclature: string
+}
+
+/** What a subagent is given: only these fields are ever read. */
+export interface SubagentConfig {
+  /** The full task text, never a file reference. */
+  task: string
+  /** e.g. `'A.9.1.3'` */
+  taskId?: string
+  /** Only `originalQuery`, `relevantContext`, `userId` and `instructions` are kept; other keys are dropped. */
+  context?: {
+    originalQuery?: string
+    relevantContext?: string
+    userId?: string
+    instructions?: string
+    [other: string]: unknown
+  }
+  constraints?: string[]
+  /** Path → content. */
+  files?: Record<string, string>
+  architecture?: ArchitecturalContext
+  clarifications?: string[]
+  /** Other tasks' texts or ids: what belongs to them stays out of the relevant context. */
+  siblingTasks?: string[]
+  /** Cap on the relevant context's exact tokens. Default: no cap beyond relevance. */
+  maxContextTokens?: number
+  /** Extra markers to sanitize, beside the defaults. */
+  markers?: MarkerRule[]
+}
+
+/** The subagent's context: the allowed fields, every string sanitized. Frozen. */
+export interface SubagentContext {
+  taskId?: string
+  task: string
+  originalQuery?: string
+  relevantContext?: string
+  userId?: string
+  instructions?: string
+  constraints: readonly string[]
+  files: Readonly<Record<string, string>>
+  architecture?: Readonly<ArchitecturalContext>
+  clarifications: readonly string[]
+}
+
+export interface IsolateOptions {
+  /** Encoding of the token metrics and of `maxContextTokens`. @default 'o200k_base' */
+  encoding?: Encoding
+}
+
+export interface IsolateAsyncOptions extends IsolateOptions {
+  /** Cancels the work; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal
+}
+
+export interface IsolationResult {
+  isolatedContext: Readonly<SubagentContext>
+  metrics: {
+    /** Tokens the subagent would have inherited: the thread (or the given relevant context) and the allowed fields as given. */
+    parentTokens: number
+    /** Tokens of the isolated context's fields. */
+    isolatedTokens: number
+    /** `1 - isolatedTokens / parentTokens` (0 when the parent had none). */
+    reductionRatio: number
+    /** Keys left behind, by name only (nested ones as `context.key`); never their values. */
+    droppedKeys: string[]
+    markersRemoved: number
+    durationMs: number
+  }
+}
+
+/**
  * Which binding artifact the generated loader actually loaded: `'native'` for
  * a native addon, otherwise the `platformArchABI` of the WASI flavor. Every
  * flavor napi-rs can build is listed, because `NAPI_RS_NATIVE_LIBRARY_PATH`
@@ -150,6 +260,16 @@ export declare function countTokens(text: string, options?: CountOptions | undef
 export declare function countTokensAsync(text: string, options?: CountAsyncOptions | undefined | null): Promise<number>
 
 /**
+ * The subagent's context built from `config`'s allowed fields, every string
+ * sanitized, with its relevant context extracted from `fullThreadContext` when given.
+ * Returns plain data; the package entry returns the frozen `IsolationResult`.
+ */
+export declare function createIsolatedContext(config: SubagentConfig, fullThreadContext?: string | Message[] | undefined | null, options?: IsolateOptions | undefined | null): NativeIsolation
+
+/** `createIsolatedContext` on the libuv thread pool; `options.signal` cancels it. */
+export declare function createIsolatedContextAsync(config: SubagentConfig, fullThreadContext?: string | Message[] | undefined | null, options?: IsolateAsyncOptions | undefined | null): Promise<NativeIsolation>
+
+/**
  * The part of `fullContext` (a string, or chat messages in any of the three formats)
  * that `task` needs, within `options.maxTokens` exact tokens, without what belongs to
  * `options.siblingTasks`. Returns columns; the package entry returns `ExtractionResult`.
@@ -158,6 +278,16 @@ export declare function extractRelevantContext(fullContext: string | Message[], 
 
 /** `extractRelevantContext` on the libuv thread pool; `options.signal` cancels it. */
 export declare function extractRelevantContextAsync(fullContext: string | Message[], task: string, options?: ExtractAsyncOptions | undefined | null): Promise<NativeExtraction>
+
+export interface NativeArchitecture {
+  projectStructure: string
+  keyPatterns: Array<string>
+  relevantAdrs: Array<string>
+  dependencyNames: Array<string>
+  dependencyVersions: Array<string>
+  namingConventions: string
+  trackNomenclature: string
+}
 
 /**
  * What the native call returns: plain data and typed arrays with one entry per
@@ -178,4 +308,48 @@ export interface NativeExtraction {
   originalTokens: number
   extractedTokens: number
   durationMs: number
+}
+
+/**
+ * What the native call returns; the package entry builds the frozen
+ * `IsolationResult` from it.
+ */
+export interface NativeIsolation {
+  taskId?: string
+  task: string
+  originalQuery?: string
+  relevantContext?: string
+  userId?: string
+  instructions?: string
+  constraints: Array<string>
+  filePaths: Array<string>
+  fileContents: Array<string>
+  architecture?: NativeArchitecture
+  clarifications: Array<string>
+  parentTokens: number
+  isolatedTokens: number
+  markersRemoved: number
+  durationMs: number
+}
+
+/**
+ * The subagent's prompt for `context` (see DESIGN.md, "Prompt"); each of its strings
+ * is sanitized again with the default markers, so a hand-built context is safe too.
+ */
+export declare function renderPrompt(context: SubagentContext): string
+
+/**
+ * `text` without internal markers and what they mark: the defaults (`[INTERNAL]`,
+ * `[PRIVATE]`, `[CONFIDENTIAL]`, `<internal>`, `<system-reminder>`, `<thinking>`,
+ * `<scratchpad>`) and `options.markers`. Idempotent: a second pass removes nothing.
+ */
+export declare function sanitize(text: string, options?: SanitizeOptions | undefined | null): Sanitized
+
+/** `sanitize` on the libuv thread pool; `options.signal` cancels it before it starts. */
+export declare function sanitizeAsync(text: string, options?: SanitizeAsyncOptions | undefined | null): Promise<Sanitized>
+
+export interface Sanitized {
+  text: string
+  /** Markers removed (openers, closers and stray closers each count). */
+  removed: number
 }

@@ -1,2 +1,3 @@
 // subagent-context: the package's public entry.
 export * from './native.js'
+export * from './isolate.js'

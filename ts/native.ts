@@ -1,8 +1,7 @@
-// The native API, with the promise conventions users expect of async functions:
-// bad arguments reject instead of throwing synchronously, and an aborted call
-// rejects with its signal's reason (an `AbortError` by default), as Node's own
-// APIs do.
+// Token counting and extraction: the native calls, with results shaped for users and
+// async forms that follow the conventions of `settle.ts`.
 import * as native from '../index.js'
+import { settle } from './settle.js'
 import type { ExtractAsyncOptions, ExtractionResult, ExtractOptions, Message } from '../index.js'
 
 export type {
@@ -20,21 +19,6 @@ export type {
 
 export const countTokens = native.countTokens
 export const countMessageTokens = native.countMessageTokens
-
-/** Runs a native async call whose last argument may hold a `signal`. */
-function settle<T>(options: { signal?: AbortSignal } | null | undefined, start: () => Promise<T>): Promise<T> {
-  const signal = options?.signal
-  if (signal?.aborted) return Promise.reject(signal.reason)
-  let promise: Promise<T>
-  try {
-    promise = start()
-  } catch (error) {
-    return Promise.reject(error)
-  }
-  return promise.catch((error: unknown) => {
-    throw signal?.aborted ? signal.reason : error
-  })
-}
 
 export const countTokensAsync: typeof native.countTokensAsync = (text, options) =>
   settle(options, () => native.countTokensAsync(text, options))

@@ -244,3 +244,117 @@ impl Call {
     }
   }
 }
+
+/// The fields of a plain object argument (`config`, `config.architecture`, …), read
+/// with errors that name the field's path.
+pub struct Fields<'env> {
+  pub call: Call,
+  pub path: String,
+  pub object: Object<'env>,
+}
+
+impl<'env> Fields<'env> {
+  /// `value` as an object whose fields are read under `path`.
+  pub fn of(call: Call, path: &str, value: &Unknown<'env>) -> Checked<Self> {
+    if value.get_type()? != ValueType::Object || value.is_array()? {
+      return Err(call.type_error(path, "an object", value));
+    }
+    Ok(Fields {
+      call,
+      path: path.to_string(),
+      object: unsafe { value.cast::<Object>() }?,
+    })
+  }
+
+  fn name(&self, key: &str) -> String {
+    format!("{}.{key}", self.path)
+  }
+
+  /// The field, `None` when it is `undefined` or `null`.
+  pub fn get(&self, key: &str) -> Checked<Option<Unknown<'env>>> {
+    self.call.option(&Some(self.object), key)
+  }
+
+  pub fn string(&self, key: &str) -> Checked<Option<String>> {
+    self
+      .get(key)?
+      .map(|v| self.call.string(&self.name(key), &v))
+      .transpose()
+  }
+
+  pub fn required_string(&self, key: &str) -> Checked<String> {
+    match self.get(key)? {
+      Some(v) => self.call.string(&self.name(key), &v),
+      None => Err(Refusal::Type(format!(
+        "{}: `{}` must be a string, got undefined",
+        self.call.0,
+        self.name(key)
+      ))),
+    }
+  }
+
+  /// An array of strings, empty when absent.
+  pub fn strings(&self, key: &str) -> Checked<Vec<String>> {
+    self
+      .call
+      .strings_option(&Some(self.object), key)
+      .map_err(|r| self.rename(r))
+  }
+
+  /// One of `choices`, `None` when absent.
+  pub fn choice(&self, key: &str, choices: &[&str]) -> Checked<Option<usize>> {
+    self
+      .call
+      .choice_option(&Some(self.object), key, choices)
+      .map_err(|r| self.rename(r))
+  }
+
+  /// A whole number ≥ 0 (`Infinity`: `None`, as when absent).
+  pub fn count(&self, key: &str) -> Checked<Option<usize>> {
+    self
+      .call
+      .count_option(&Some(self.object), key)
+      .map_err(|r| self.rename(r))
+  }
+
+  /// A nested object's fields, `None` when absent.
+  pub fn object(&self, key: &str) -> Checked<Option<Fields<'env>>> {
+    self
+      .get(key)?
+      .map(|v| Fields::of(self.call, &self.name(key), &v))
+      .transpose()
+  }
+
+  /// An object of strings (`path → content`), as (key, value) pairs in key order.
+  pub fn record(&self, key: &str) -> Checked<Vec<(String, String)>> {
+    let Some(fields) = self.object(key)? else {
+      return Ok(Vec::new());
+    };
+    let keys = fields.object.get_property_names()?;
+    (0..keys.get_array_length()?)
+      .map(|i| {
+        let k: String = keys
+          .get_element::<Unknown>(i)?
+          .coerce_to_string()?
+          .into_utf8()?
+          .as_str()?
+          .to_string();
+        let v: Unknown = fields.object.get_named_property(&k)?;
+        Ok((
+          k.clone(),
+          self.call.string(&format!("{}[{k:?}]", fields.path), &v)?,
+        ))
+      })
+      .collect()
+  }
+
+  /// The `*_option` readers name a field `options.<key>`; here it is `<path>.<key>`.
+  fn rename(&self, refusal: Refusal) -> Refusal {
+    let fix = |m: String| m.replacen("`options.", &format!("`{}.", self.path), 1);
+    match refusal {
+      Refusal::Type(m) => Refusal::Type(fix(m)),
+      Refusal::Range(m) => Refusal::Range(fix(m)),
+      other => other,
+    }
+  }
+}

@@ -12,6 +12,8 @@
 
 mod args;
 mod extract;
+mod isolate;
 mod messages;
+mod sanitize;
 mod task;
 mod tokens;

@@ -117,3 +117,113 @@ export interface ExtractionResult {
     durationMs: number
   }
 }
+
+/**
+ * A marker to sanitize beside the defaults (`[INTERNAL]`, `[PRIVATE]`, `[CONFIDENTIAL]`,
+ * `<internal>`, `<system-reminder>`, `<thinking>`, `<scratchpad>`).
+ */
+export interface MarkerRule {
+  /** ASCII letters, digits, `-`, `_` and spaces; matched ignoring case, spaces and separators. */
+  name: string
+  /**
+   * `bracket`: `[NAME]`, closed by `[/NAME]`; `tag`: `<name>`, closed by `</name>`.
+   * @default 'both'
+   */
+  form?: 'bracket' | 'tag' | 'both'
+  /**
+   * `drop`: remove the marker and what it marks (a bracket marker: to the end of its
+   * paragraph; a pair: the whole block; an unclosed or self-closing tag: to the end of
+   * the text). `strip`: remove only the marker.
+   * @default 'drop'
+   */
+  action?: 'drop' | 'strip'
+}
+
+export interface SanitizeOptions {
+  /** Markers to remove beside the defaults; a rule for a default name changes its action. */
+  markers?: MarkerRule[]
+}
+
+export interface SanitizeAsyncOptions extends SanitizeOptions {
+  /** Cancels the work; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal
+}
+
+/** The seed ADR's architectural context. */
+export interface ArchitecturalContext {
+  projectStructure: string
+  keyPatterns: string[]
+  relevantAdrs: string[]
+  /** Package name → version. */
+  dependencies: Record<string, string>
+  namingConventions: string
+  /** How task ids are written, e.g. `A.<track>.<step>`. */
+  trackNomenclature: string
+}
+
+/** What a subagent is given: only these fields are ever read. */
+export interface SubagentConfig {
+  /** The full task text, never a file reference. */
+  task: string
+  /** e.g. `'A.9.1.3'` */
+  taskId?: string
+  /** Only `originalQuery`, `relevantContext`, `userId` and `instructions` are kept; other keys are dropped. */
+  context?: {
+    originalQuery?: string
+    relevantContext?: string
+    userId?: string
+    instructions?: string
+    [other: string]: unknown
+  }
+  constraints?: string[]
+  /** Path → content. */
+  files?: Record<string, string>
+  architecture?: ArchitecturalContext
+  clarifications?: string[]
+  /** Other tasks' texts or ids: what belongs to them stays out of the relevant context. */
+  siblingTasks?: string[]
+  /** Cap on the relevant context's exact tokens. Default: no cap beyond relevance. */
+  maxContextTokens?: number
+  /** Extra markers to sanitize, beside the defaults. */
+  markers?: MarkerRule[]
+}
+
+/** The subagent's context: the allowed fields, every string sanitized. Frozen. */
+export interface SubagentContext {
+  taskId?: string
+  task: string
+  originalQuery?: string
+  relevantContext?: string
+  userId?: string
+  instructions?: string
+  constraints: readonly string[]
+  files: Readonly<Record<string, string>>
+  architecture?: Readonly<ArchitecturalContext>
+  clarifications: readonly string[]
+}
+
+export interface IsolateOptions {
+  /** Encoding of the token metrics and of `maxContextTokens`. @default 'o200k_base' */
+  encoding?: Encoding
+}
+
+export interface IsolateAsyncOptions extends IsolateOptions {
+  /** Cancels the work; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal
+}
+
+export interface IsolationResult {
+  isolatedContext: Readonly<SubagentContext>
+  metrics: {
+    /** Tokens the subagent would have inherited: the thread (or the given relevant context) and the allowed fields as given. */
+    parentTokens: number
+    /** Tokens of the isolated context's fields. */
+    isolatedTokens: number
+    /** `1 - isolatedTokens / parentTokens` (0 when the parent had none). */
+    reductionRatio: number
+    /** Keys left behind, by name only (nested ones as `context.key`); never their values. */
+    droppedKeys: string[]
+    markersRemoved: number
+    durationMs: number
+  }
+}

@@ -122,21 +122,46 @@ pub fn isolate(
       None => None,
     },
   };
+  let (mut context, fields_removed) = sanitize_context(
+    &SubagentContext {
+      relevant_context: None,
+      ..config.clone()
+    },
+    &settings.sanitizer,
+  );
+  context.relevant_context = relevant_context.filter(|t| !t.trim().is_empty());
+  let isolated_tokens = fields_tokens(&context, &mut counter);
+  Ok(Isolation {
+    context,
+    parent_tokens,
+    isolated_tokens,
+    markers_removed: removed + fields_removed,
+  })
+}
+
+/// `c` with every string sanitized, and how many markers were removed.
+pub fn sanitize_context(c: &SubagentContext, sanitizer: &Sanitizer) -> (SubagentContext, usize) {
+  let mut removed = 0;
+  let mut clean = |text: &str| {
+    let s = sanitizer.sanitize(text);
+    removed += s.removed;
+    s.text
+  };
   let context = SubagentContext {
-    task_id: config.task_id.as_deref().map(&mut clean),
-    original_query: config.original_query.as_deref().map(&mut clean),
-    user_id: config.user_id.as_deref().map(&mut clean),
-    instructions: config.instructions.as_deref().map(&mut clean),
-    relevant_context: relevant_context.filter(|t| !t.trim().is_empty()),
-    task: clean(&config.task),
-    constraints: config.constraints.iter().map(|s| clean(s)).collect(),
-    clarifications: config.clarifications.iter().map(|s| clean(s)).collect(),
-    files: config
+    task_id: c.task_id.as_deref().map(&mut clean),
+    task: clean(&c.task),
+    original_query: c.original_query.as_deref().map(&mut clean),
+    relevant_context: c.relevant_context.as_deref().map(&mut clean),
+    user_id: c.user_id.as_deref().map(&mut clean),
+    instructions: c.instructions.as_deref().map(&mut clean),
+    constraints: c.constraints.iter().map(|s| clean(s)).collect(),
+    clarifications: c.clarifications.iter().map(|s| clean(s)).collect(),
+    files: c
       .files
       .iter()
       .map(|(path, content)| (clean(path), clean(content)))
       .collect(),
-    architecture: config.architecture.as_ref().map(|a| Architecture {
+    architecture: c.architecture.as_ref().map(|a| Architecture {
       project_structure: clean(&a.project_structure),
       key_patterns: a.key_patterns.iter().map(|s| clean(s)).collect(),
       relevant_adrs: a.relevant_adrs.iter().map(|s| clean(s)).collect(),
@@ -145,13 +170,7 @@ pub fn isolate(
       track_nomenclature: clean(&a.track_nomenclature),
     }),
   };
-  let isolated_tokens = fields_tokens(&context, &mut counter);
-  Ok(Isolation {
-    context,
-    parent_tokens,
-    isolated_tokens,
-    markers_removed: removed,
-  })
+  (context, removed)
 }
 
 /// A message with the text of each part sanitized; thinking is left to extraction,

@@ -415,6 +415,11 @@ pub fn cut(text: &str, spans: &[Range<usize>]) -> String {
   out
 }
 
+/// Checks a rule name: the error [`Sanitizer::new`] would give for it.
+pub fn check_name(name: &str) -> Result<(), RuleError> {
+  canonical(name).map(|_| ())
+}
+
 /// A rule name's letters and digits, lower-cased.
 fn canonical(name: &str) -> Result<Vec<u8>, RuleError> {
   let mut out = Vec::new();

@@ -1,0 +1,221 @@
+//! `createIsolatedContext`, its async form, and `renderPrompt`.
+//!
+//! These read plain objects: the package entry (`ts/isolate.ts`) has already copied
+//! the allowed fields out of the caller's object (each read once, own properties
+//! only), so that getters, proxies and prototypes never reach the core.
+
+use std::time::Instant;
+
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+
+use super::args::{checked, Call, Checked, Fields, Signal};
+use super::messages::read_messages;
+use super::sanitize::read_sanitizer;
+use super::task::{as_is, job, Job};
+use crate::core::cancel::{Cancel, Cancelled};
+use crate::core::isolate::{
+  isolate, sanitize_context, Architecture, Isolation, Settings, SubagentContext, Thread,
+};
+use crate::core::prompt;
+use crate::core::sanitize::Sanitizer;
+
+#[napi(object)]
+pub struct NativeArchitecture {
+  pub project_structure: String,
+  pub key_patterns: Vec<String>,
+  pub relevant_adrs: Vec<String>,
+  pub dependency_names: Vec<String>,
+  pub dependency_versions: Vec<String>,
+  pub naming_conventions: String,
+  pub track_nomenclature: String,
+}
+
+/// What the native call returns; the package entry builds the frozen
+/// `IsolationResult` from it.
+#[napi(object)]
+pub struct NativeIsolation {
+  pub task_id: Option<String>,
+  pub task: String,
+  pub original_query: Option<String>,
+  pub relevant_context: Option<String>,
+  pub user_id: Option<String>,
+  pub instructions: Option<String>,
+  pub constraints: Vec<String>,
+  pub file_paths: Vec<String>,
+  pub file_contents: Vec<String>,
+  pub architecture: Option<NativeArchitecture>,
+  pub clarifications: Vec<String>,
+  pub parent_tokens: u32,
+  pub isolated_tokens: u32,
+  pub markers_removed: u32,
+  pub duration_ms: f64,
+}
+
+/// The allowed fields of `f`; `context` holds the four conversation fields (the
+/// config's `context` object, or `f` itself for a flat `SubagentContext`).
+fn read_context(f: &Fields, context: Option<&Fields>) -> Checked<SubagentContext> {
+  let inner = |key: &str| context.map_or(Ok(None), |c| c.string(key));
+  let architecture = match f.object("architecture")? {
+    None => None,
+    Some(a) => Some(Architecture {
+      project_structure: a.string("projectStructure")?.unwrap_or_default(),
+      key_patterns: a.strings("keyPatterns")?,
+      relevant_adrs: a.strings("relevantAdrs")?,
+      dependencies: a.record("dependencies")?,
+      naming_conventions: a.string("namingConventions")?.unwrap_or_default(),
+      track_nomenclature: a.string("trackNomenclature")?.unwrap_or_default(),
+    }),
+  };
+  Ok(SubagentContext {
+    task_id: f.string("taskId")?,
+    task: f.required_string("task")?,
+    original_query: inner("originalQuery")?,
+    relevant_context: inner("relevantContext")?,
+    user_id: inner("userId")?,
+    instructions: inner("instructions")?,
+    constraints: f.strings("constraints")?,
+    files: f.record("files")?,
+    architecture,
+    clarifications: f.strings("clarifications")?,
+  })
+}
+
+struct Request {
+  config: SubagentContext,
+  thread: Option<Thread>,
+  settings: Settings,
+}
+
+fn read(
+  env: &Env,
+  call: Call,
+  config: &Unknown,
+  thread: Option<Unknown>,
+  options: Option<Unknown>,
+) -> Checked<(Request, Signal)> {
+  let f = Fields::of(call, "config", config)?;
+  let context = f.object("context")?;
+  let parsed = read_context(&f, context.as_ref())?;
+  let thread =
+    match thread {
+      None => None,
+      Some(t) if Call::is_nullish(&t) => None,
+      Some(t) if t.get_type()? == ValueType::String => {
+        Some(Thread::Text(call.string("fullThreadContext", &t)?))
+      }
+      Some(t) if t.get_type()? == ValueType::Object && t.is_array()? => Some(Thread::Messages(
+        read_messages(env, call, "fullThreadContext", &t)?,
+      )),
+      Some(t) => return Err(call.type_error("fullThreadContext", "a string or an array of messages", &t)),
+    };
+  let o = call.options(options)?;
+  let settings = Settings {
+    sibling_tasks: f.strings("siblingTasks")?,
+    max_context_tokens: f.count("maxContextTokens")?,
+    encoding: call.encoding(&o)?,
+    sanitizer: read_sanitizer(call, "config.markers", f.get("markers")?)?,
+  };
+  Ok((
+    Request {
+      config: parsed,
+      thread,
+      settings,
+    },
+    call.signal(&o)?,
+  ))
+}
+
+fn run(r: &Request, cancel: &Cancel) -> std::result::Result<NativeIsolation, Cancelled> {
+  let started = Instant::now();
+  let Isolation {
+    context: c,
+    parent_tokens,
+    isolated_tokens,
+    markers_removed,
+  } = isolate(&r.config, r.thread.as_ref(), &r.settings, cancel)?;
+  let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+  let (file_paths, file_contents) = c.files.into_iter().unzip();
+  Ok(NativeIsolation {
+    task_id: c.task_id,
+    task: c.task,
+    original_query: c.original_query,
+    relevant_context: c.relevant_context,
+    user_id: c.user_id,
+    instructions: c.instructions,
+    constraints: c.constraints,
+    file_paths,
+    file_contents,
+    architecture: c.architecture.map(|a| {
+      let (dependency_names, dependency_versions) = a.dependencies.into_iter().unzip();
+      NativeArchitecture {
+        project_structure: a.project_structure,
+        key_patterns: a.key_patterns,
+        relevant_adrs: a.relevant_adrs,
+        dependency_names,
+        dependency_versions,
+        naming_conventions: a.naming_conventions,
+        track_nomenclature: a.track_nomenclature,
+      }
+    }),
+    clarifications: c.clarifications,
+    parent_tokens: count(parent_tokens),
+    isolated_tokens: count(isolated_tokens),
+    markers_removed: count(markers_removed),
+    duration_ms: started.elapsed().as_secs_f64() * 1000.0,
+  })
+}
+
+/// The subagent's context built from `config`'s allowed fields, every string
+/// sanitized, with its relevant context extracted from `fullThreadContext` when given.
+/// Returns plain data; the package entry returns the frozen `IsolationResult`.
+#[napi(
+  catch_unwind,
+  ts_args_type = "config: SubagentConfig, fullThreadContext?: string | Message[] | undefined | null, options?: IsolateOptions | undefined | null",
+  ts_return_type = "NativeIsolation"
+)]
+pub fn create_isolated_context(
+  env: Env,
+  config: Unknown,
+  full_thread_context: Option<Unknown>,
+  options: Option<Unknown>,
+) -> Result<NativeIsolation> {
+  let call = Call("createIsolatedContext");
+  let (request, _) = checked(&env, || read(&env, call, &config, full_thread_context, options))?;
+  run(&request, &Cancel::new()).map_err(|_| Error::new(Status::Cancelled, "createIsolatedContext: cancelled"))
+}
+
+/// `createIsolatedContext` on the libuv thread pool; `options.signal` cancels it.
+#[napi(
+  catch_unwind,
+  ts_args_type = "config: SubagentConfig, fullThreadContext?: string | Message[] | undefined | null, options?: IsolateAsyncOptions | undefined | null",
+  ts_return_type = "Promise<NativeIsolation>"
+)]
+pub fn create_isolated_context_async(
+  env: Env,
+  config: Unknown,
+  full_thread_context: Option<Unknown>,
+  options: Option<Unknown>,
+) -> Result<AsyncTask<Job<NativeIsolation, NativeIsolation>>> {
+  let call = Call("createIsolatedContextAsync");
+  let (request, signal) = checked(&env, || read(&env, call, &config, full_thread_context, options))?;
+  job(
+    call.0,
+    signal,
+    move |cancel: &Cancel| run(&request, cancel),
+    as_is,
+  )
+}
+
+/// The subagent's prompt for `context` (see DESIGN.md, "Prompt"); each of its strings
+/// is sanitized again with the default markers, so a hand-built context is safe too.
+#[napi(catch_unwind, ts_args_type = "context: SubagentContext")]
+pub fn render_prompt(env: Env, context: Unknown) -> Result<String> {
+  let call = Call("renderPrompt");
+  checked(&env, || {
+    let f = Fields::of(call, "context", &context)?;
+    let c = read_context(&f, Some(&f))?;
+    let (clean, _) = sanitize_context(&c, &Sanitizer::default());
+    Ok(prompt::render_prompt(&clean))
+  })
+}
