@@ -54,6 +54,8 @@ const CONTEXT_OBJECT_FIELDS = ['taskId', 'task', ...CONTEXT_FIELDS, 'constraints
 
 type Plain = Record<string, unknown>
 
+const isPlain = (value: object) => Object.prototype.toString.call(value) === '[object Object]'
+
 /** Reads one caller object for `fn`, recording the keys it leaves behind. */
 class Reader {
   /** Keys left behind, named from the root (`context.extra`, `files[Symbol(x)]`). */
@@ -136,7 +138,8 @@ class Reader {
   /** An object of strings (`path → content`): own enumerable string keys, values read once. */
   record(value: unknown, path: string): Record<string, string> | undefined {
     if (value === undefined) return undefined
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    // A Map or other built-in would silently read as empty.
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || !isPlain(value)) {
       this.fail(path, 'an object of strings', value)
     }
     const entries: [string, string][] = []

@@ -123,12 +123,13 @@ fn fence_for(content: &str) -> String {
 fn language(path: &str) -> &str {
   let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
   match name.rsplit_once('.') {
-    Some((stem, ext)) if !stem.is_empty() && !ext.is_empty() && ext.len() <= 10 => {
-      if ext.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        ext
-      } else {
-        ""
-      }
+    Some((stem, ext))
+      if !stem.is_empty()
+        && !ext.is_empty()
+        && ext.len() <= 10
+        && ext.bytes().all(|b| b.is_ascii_alphanumeric()) =>
+    {
+      ext
     }
     _ => "",
   }

@@ -95,6 +95,8 @@ struct Marker {
   end: usize,
   rule: usize,
   role: Role,
+  /// A tag with malformed attributes: only a marker when a closing tag pairs with it.
+  weak: bool,
 }
 
 /// The result of [`Sanitizer::sanitize`].
@@ -208,6 +210,7 @@ impl Sanitizer {
             spans.push(m.start..m.end);
           }
         },
+        Role::SelfClose if m.weak => {}
         Role::SelfClose => {
           found += 1;
           spans.push(m.start..text.len());
@@ -215,7 +218,7 @@ impl Sanitizer {
       }
     }
     for (rule, openers) in self.rules.iter().zip(open) {
-      for m in openers {
+      for m in openers.into_iter().filter(|m| !m.weak) {
         found += 1;
         let end = if rule.bracket {
           paragraph_end(text, m.end)
@@ -291,7 +294,7 @@ impl Sanitizer {
       if best.is_some_and(|b| self.rules[b.rule].name.len() >= k) {
         continue;
       }
-      let Some((end, self_closing)) = terminate(text, after[k - 1], bracket) else {
+      let Some((end, self_closing, weak)) = terminate(text, after[k - 1], bracket) else {
         continue;
       };
       let role = match (closer, self_closing) {
@@ -304,32 +307,35 @@ impl Sanitizer {
         end,
         rule: index,
         role,
+        weak,
       });
     }
     best
   }
 }
 
-/// Where a marker whose name ends at `i` ends, and whether it closes itself (`<x/>`);
-/// `None` when what follows the name makes it a longer name or not a marker.
-fn terminate(text: &str, i: usize, bracket: bool) -> Option<(usize, bool)> {
+/// Where a marker whose name ends at `i` ends, whether it closes itself (`<x/>`), and
+/// whether it is weak (a tag with malformed attributes: a marker only if a closing
+/// tag pairs with it); `None` when what follows the name makes it a longer name or
+/// not a marker.
+fn terminate(text: &str, i: usize, bracket: bool) -> Option<(usize, bool, bool)> {
   if bracket {
     let j = skip(text, i, SPACE | INVISIBLE | SEPARATOR);
     return match read(text, j) {
-      (']', len) => Some((j + len, false)),
+      (']', len) => Some((j + len, false, false)),
       _ => None,
     };
   }
   let j = skip(text, i, INVISIBLE | SEPARATOR);
   let (c, len) = read(text, j);
   match c {
-    '>' => Some((j + len, false)),
+    '>' => Some((j + len, false, false)),
     '/' => close_self(text, j + len),
     c if is_space(c) && j < text.len() => {
       let k = skip(text, j, SPACE | INVISIBLE | SEPARATOR);
       match read(text, k) {
-        ('>', len) => Some((k + len, false)),
-        ('/', len) => close_self(text, k + len).or(Some((k, false))),
+        ('>', len) => Some((k + len, false, false)),
+        ('/', len) => close_self(text, k + len).or(Some((k, false, false))),
         _ => Some(attributes(text, k)),
       }
     }
@@ -338,37 +344,55 @@ fn terminate(text: &str, i: usize, bracket: bool) -> Option<(usize, bool)> {
 }
 
 /// After a tag's `/`: its `>`, making it self-closing.
-fn close_self(text: &str, i: usize) -> Option<(usize, bool)> {
+fn close_self(text: &str, i: usize) -> Option<(usize, bool, bool)> {
   let j = skip(text, i, SPACE | INVISIBLE);
   match read(text, j) {
-    ('>', len) => Some((j + len, true)),
+    ('>', len) => Some((j + len, true, false)),
     _ => None,
   }
 }
 
-/// A tag's attributes from `i`: the end of the tag at its `>` (outside quotes), and
-/// whether it closes itself. A tag whose `>` is not found soon ends where its
+/// A tag's attributes from `i`: the end of the tag at its `>` (outside quotes),
+/// whether it closes itself, and whether the attributes are malformed (`a < internal
+/// && b > c` is code, not a tag). A tag whose `>` is not found soon ends where its
 /// attributes start: it is still a tag, left open.
-fn attributes(text: &str, i: usize) -> (usize, bool) {
+fn attributes(text: &str, i: usize) -> (usize, bool, bool) {
+  #[derive(PartialEq)]
+  enum At {
+    Names,
+    Equals,
+    Unquoted,
+    Quoted(char),
+  }
   let limit = (i + ATTRIBUTES).min(text.len());
   let mut j = i;
-  let mut quote: Option<char> = None;
+  let mut at = At::Names;
+  let mut malformed = false;
   let mut last = ' ';
   while j < limit {
     let (c, len) = read(text, j);
-    match (quote, c) {
-      (Some(q), c) if c == q => quote = None,
-      (Some(_), _) => {}
-      (None, '"' | '\'') => quote = Some(c),
-      (None, '>') => return (j + len, last == '/'),
-      _ => {}
+    if c == '>' && !matches!(at, At::Quoted(_)) {
+      return (j + len, last == '/', malformed);
     }
+    at = match at {
+      At::Quoted(q) if c == q => At::Names,
+      At::Quoted(q) => At::Quoted(q),
+      At::Names | At::Equals if is_space(c) => at,
+      At::Names if c == '=' => At::Equals,
+      At::Names => {
+        malformed |= !(c.is_ascii_alphanumeric() || "-_:.@/".contains(c));
+        At::Names
+      }
+      At::Equals if c == '"' || c == '\'' => At::Quoted(c),
+      At::Equals | At::Unquoted if is_space(c) => At::Names,
+      At::Equals | At::Unquoted => At::Unquoted,
+    };
     if !is_space(c) {
       last = c;
     }
     j += len;
   }
-  (i, false)
+  (i, false, malformed)
 }
 
 /// Where the paragraph holding byte `i` ends: at the first blank line after it, or at
@@ -682,6 +706,7 @@ mod tests {
       "fn is_internal() -> bool { self.internal }",
       "class Foo { internal var x = 1 }",
       "a < b and c > d, x[i] = y[j]",
+      "if (a < internal && internal > b) return",
     ] {
       assert_eq!(clean(text), text, "{text}");
     }
