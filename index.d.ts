@@ -139,6 +139,12 @@ export interface MarkerRule {
   action?: 'drop' | 'strip'
 }
 
+export interface Sanitized {
+  text: string
+  /** Markers removed (openers, closers and stray closers each count). */
+  removed: number
+}
+
 export interface SanitizeOptions {
   /** Markers to remove beside the defaults; a rule for a default name changes its action. */
   markers?: MarkerRule[]
@@ -333,6 +339,18 @@ export interface NativeIsolation {
 }
 
 /**
+ * What the native call returns: the ranges of the input to keep, in JavaScript
+ * string indices, so that the package entry builds the result by slicing the input
+ * (no 10 MB string crosses the boundary twice; lone surrogates survive untouched).
+ */
+export interface NativeSanitized {
+  /** Start and end of each kept range, flattened. */
+  kept: Uint32Array
+  /** Markers removed (openers, closers and stray closers each count). */
+  removed: number
+}
+
+/**
  * The subagent's prompt for `context` (see DESIGN.md, "Prompt"); each of its strings
  * is sanitized again with the default markers, so a hand-built context is safe too.
  */
@@ -343,13 +361,7 @@ export declare function renderPrompt(context: SubagentContext): string
  * `[PRIVATE]`, `[CONFIDENTIAL]`, `<internal>`, `<system-reminder>`, `<thinking>`,
  * `<scratchpad>`) and `options.markers`. Idempotent: a second pass removes nothing.
  */
-export declare function sanitize(text: string, options?: SanitizeOptions | undefined | null): Sanitized
+export declare function sanitize(text: string, options?: SanitizeOptions | undefined | null): NativeSanitized
 
 /** `sanitize` on the libuv thread pool; `options.signal` cancels it before it starts. */
-export declare function sanitizeAsync(text: string, options?: SanitizeAsyncOptions | undefined | null): Promise<Sanitized>
-
-export interface Sanitized {
-  text: string
-  /** Markers removed (openers, closers and stray closers each count). */
-  removed: number
-}
+export declare function sanitizeAsync(text: string, options?: SanitizeAsyncOptions | undefined | null): Promise<NativeSanitized>

@@ -533,7 +533,7 @@ async function speed(say, records) {
 }
 
 /** The ~1 M-token thread and the ~4 M-token one, both from the start of the corpus. */
-function speedThreads(records) {
+export function speedThreads(records) {
   const pieces = []
   let tokens = 0
   let oneEnd = 0

@@ -5,9 +5,10 @@ import { join } from 'node:path'
 
 import { machine, root, table } from './lib.mjs'
 import * as extract from './extract.mjs'
+import * as isolate from './isolate.mjs'
 import * as tokens from './tokens.mjs'
 
-const sections = [tokens, extract]
+const sections = [tokens, extract, isolate]
 
 const m = machine()
 const parts = [

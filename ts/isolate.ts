@@ -22,9 +22,6 @@ export type {
   IsolateOptions,
   IsolationResult,
   MarkerRule,
-  Sanitized,
-  SanitizeAsyncOptions,
-  SanitizeOptions,
   SubagentConfig,
   SubagentContext,
 } from '../index.js'
@@ -306,8 +303,3 @@ export function renderPrompt(context: SubagentContext): string {
   for (const key of CONTEXT_FIELDS) plain[key] = r.optionalString(c[key], `context.${key}`)
   return native.renderPrompt(plain as never)
 }
-
-export const sanitize = native.sanitize
-
-export const sanitizeAsync: typeof native.sanitizeAsync = (text, options) =>
-  settle(options, () => native.sanitizeAsync(text, options))

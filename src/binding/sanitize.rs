@@ -3,16 +3,20 @@
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 
-use super::args::{checked, Call, Checked, Fields, Refusal};
+use super::args::{checked, utf16_offsets, Call, Checked, Fields, Refusal};
 use super::task::{as_is, job, Job};
 use crate::core::sanitize::{check_name, Action, Form, MarkerRule, RuleError, Sanitizer, MAX_NAME};
 
 const FORMS: [&str; 3] = ["bracket", "tag", "both"];
 const ACTIONS: [&str; 2] = ["drop", "strip"];
 
+/// What the native call returns: the ranges of the input to keep, in JavaScript
+/// string indices, so that the package entry builds the result by slicing the input
+/// (no 10 MB string crosses the boundary twice; lone surrogates survive untouched).
 #[napi(object)]
-pub struct Sanitized {
-  pub text: String,
+pub struct NativeSanitized {
+  /// Start and end of each kept range, flattened.
+  pub kept: Uint32Array,
   /// Markers removed (openers, closers and stray closers each count).
   pub removed: u32,
 }
@@ -68,11 +72,22 @@ fn read(
   Ok((text, sanitizer, call.signal(&o)?))
 }
 
-fn run(text: &str, sanitizer: &Sanitizer) -> Sanitized {
-  let s = sanitizer.sanitize(text);
-  Sanitized {
-    text: s.text,
-    removed: u32::try_from(s.removed).unwrap_or(u32::MAX),
+fn run(text: &str, sanitizer: &Sanitizer) -> NativeSanitized {
+  let (removals, removed) = sanitizer.removals(text);
+  let mut bounds = Vec::with_capacity(2 * removals.len() + 2);
+  let mut at = 0;
+  for r in &removals {
+    if r.start > at {
+      bounds.extend([at, r.start]);
+    }
+    at = r.end;
+  }
+  if at < text.len() || text.is_empty() {
+    bounds.extend([at, text.len()]);
+  }
+  NativeSanitized {
+    kept: Uint32Array::new(utf16_offsets(text, bounds)),
+    removed: u32::try_from(removed).unwrap_or(u32::MAX),
   }
 }
 
@@ -81,9 +96,10 @@ fn run(text: &str, sanitizer: &Sanitizer) -> Sanitized {
 /// `<scratchpad>`) and `options.markers`. Idempotent: a second pass removes nothing.
 #[napi(
   catch_unwind,
-  ts_args_type = "text: string, options?: SanitizeOptions | undefined | null"
+  ts_args_type = "text: string, options?: SanitizeOptions | undefined | null",
+  ts_return_type = "NativeSanitized"
 )]
-pub fn sanitize(env: Env, text: Unknown, options: Option<Unknown>) -> Result<Sanitized> {
+pub fn sanitize(env: Env, text: Unknown, options: Option<Unknown>) -> Result<NativeSanitized> {
   let call = Call("sanitize");
   let (text, sanitizer, _) = checked(&env, || read(call, &text, options))?;
   Ok(run(&text, &sanitizer))
@@ -93,13 +109,13 @@ pub fn sanitize(env: Env, text: Unknown, options: Option<Unknown>) -> Result<San
 #[napi(
   catch_unwind,
   ts_args_type = "text: string, options?: SanitizeAsyncOptions | undefined | null",
-  ts_return_type = "Promise<Sanitized>"
+  ts_return_type = "Promise<NativeSanitized>"
 )]
 pub fn sanitize_async(
   env: Env,
   text: Unknown,
   options: Option<Unknown>,
-) -> Result<AsyncTask<Job<Sanitized, Sanitized>>> {
+) -> Result<AsyncTask<Job<NativeSanitized, NativeSanitized>>> {
   let call = Call("sanitizeAsync");
   let (text, sanitizer, signal) = checked(&env, || read(call, &text, options))?;
   job(call.0, signal, move |_| Ok(run(&text, &sanitizer)), as_is)

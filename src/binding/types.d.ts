@@ -139,6 +139,12 @@ export interface MarkerRule {
   action?: 'drop' | 'strip'
 }
 
+export interface Sanitized {
+  text: string
+  /** Markers removed (openers, closers and stray closers each count). */
+  removed: number
+}
+
 export interface SanitizeOptions {
   /** Markers to remove beside the defaults; a rule for a default name changes its action. */
   markers?: MarkerRule[]

@@ -5,6 +5,8 @@
 //! anything else, so nothing else can be copied. Reading a caller's object into it
 //! (and naming the keys left behind) is the binding's job.
 
+use std::cell::Cell;
+
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::extract::{extract_messages, extract_text, Options};
 use crate::core::message::{count_message_tokens, Message, Part};
@@ -75,10 +77,10 @@ pub fn isolate(
 ) -> Result<Isolation, Cancelled> {
   let mut counter = Counter::new(settings.encoding);
   let mut parent_tokens = fields_tokens(config, &mut counter);
-  let mut removed = 0;
-  let mut clean = |text: &str| {
+  let removed = Cell::new(0);
+  let clean = |text: &str| {
     let s = settings.sanitizer.sanitize(text);
-    removed += s.removed;
+    removed.set(removed.get() + s.removed);
     s.text
   };
   let options = Options {
@@ -98,14 +100,28 @@ pub fn isolate(
   .collect::<Vec<_>>()
   .join("\n");
   let relevant_context = match thread {
+    // Extraction counts the thread it is given: when sanitizing removed nothing, that
+    // is the parent's count, and a million-token thread is not counted twice.
     Some(Thread::Text(text)) => {
-      parent_tokens += counter.count_cancellable(text, cancel)?;
-      Some(extract_text(&clean(text), &terms, &options, cancel)?.text)
+      let before = removed.get();
+      let e = extract_text(&clean(text), &terms, &options, cancel)?;
+      parent_tokens += if removed.get() == before {
+        e.original_tokens
+      } else {
+        counter.count_cancellable(text, cancel)?
+      };
+      Some(e.text)
     }
     Some(Thread::Messages(messages)) => {
-      parent_tokens += count_message_tokens(messages, &mut counter, cancel)?;
-      let messages: Vec<Message> = messages.iter().map(|m| sanitize_message(m, &mut clean)).collect();
-      Some(extract_messages(&messages, &terms, &options, cancel)?.text)
+      let before = removed.get();
+      let clean_messages: Vec<Message> = messages.iter().map(|m| sanitize_message(m, &clean)).collect();
+      let e = extract_messages(&clean_messages, &terms, &options, cancel)?;
+      parent_tokens += if removed.get() == before {
+        e.original_tokens
+      } else {
+        count_message_tokens(messages, &mut counter, cancel)?
+      };
+      Some(e.text)
     }
     None => match &config.relevant_context {
       Some(text) => {
@@ -135,7 +151,7 @@ pub fn isolate(
     context,
     parent_tokens,
     isolated_tokens,
-    markers_removed: removed + fields_removed,
+    markers_removed: removed.get() + fields_removed,
   })
 }
 
@@ -175,7 +191,7 @@ pub fn sanitize_context(c: &SubagentContext, sanitizer: &Sanitizer) -> (Subagent
 
 /// A message with the text of each part sanitized; thinking is left to extraction,
 /// which never passes it.
-fn sanitize_message(m: &Message, clean: &mut impl FnMut(&str) -> String) -> Message {
+fn sanitize_message(m: &Message, clean: &impl Fn(&str) -> String) -> Message {
   let parts = m
     .parts
     .iter()

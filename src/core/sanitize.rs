@@ -158,28 +158,48 @@ impl Sanitizer {
 
   /// `text` without its markers and what they mark; a second pass finds nothing.
   pub fn sanitize(&self, text: &str) -> Sanitized {
-    let mut removed = 0;
-    let mut current: Option<String> = None;
-    for pass in 0.. {
-      let source = current.as_deref().unwrap_or(text);
-      let (spans, found) = self.spans(source);
-      if found == 0 {
-        break;
-      }
-      removed += found;
-      let next = if pass < PASSES {
-        cut(source, &spans)
-      } else {
-        // Text built to form a new marker every time one is removed: keep what comes
-        // before the first marker and nothing after it.
-        source[..spans[0].start].to_string()
-      };
-      current = Some(next);
-    }
+    let (removals, removed) = self.removals(text);
     Sanitized {
-      text: current.unwrap_or_else(|| text.to_string()),
+      text: cut(text, &removals),
       removed,
     }
+  }
+
+  /// The byte ranges of `text` to remove (sorted, disjoint) so that what is left has
+  /// no marker, and how many markers they hold. Removing a block can join the text
+  /// around it into a new marker, so the text left is scanned again until nothing is
+  /// found; text built to do that more than [`PASSES`] times is cut at its first
+  /// marker (fail closed).
+  pub fn removals(&self, text: &str) -> (Vec<Range<usize>>, usize) {
+    let (mut removals, mut found) = self.spans(text);
+    let mut pass = 1;
+    while found > 0 {
+      let left = cut(text, &removals);
+      let (spans, n) = self.spans(&left);
+      if n == 0 {
+        break;
+      }
+      found += n;
+      let spans = if pass < PASSES {
+        spans
+      } else {
+        vec![spans[0].start..left.len()]
+      };
+      let kept = complement(&removals, text.len());
+      let mut original = Original {
+        kept: &kept,
+        i: 0,
+        base: 0,
+      };
+      let mapped: Vec<Range<usize>> = spans
+        .iter()
+        .map(|s| original.at(s.start)..original.at(s.end))
+        .collect();
+      removals.extend(mapped);
+      removals = merge(removals);
+      pass += 1;
+    }
+    (removals, found)
   }
 
   /// The byte ranges of `text` to remove, sorted and disjoint, and how many markers
@@ -425,6 +445,44 @@ fn merge(mut spans: Vec<Range<usize>>) -> Vec<Range<usize>> {
     }
   }
   out
+}
+
+/// The ranges of `0..len` outside the (sorted, disjoint) `spans`.
+fn complement(spans: &[Range<usize>], len: usize) -> Vec<Range<usize>> {
+  let mut out = Vec::with_capacity(spans.len() + 1);
+  let mut at = 0;
+  for s in spans {
+    if s.start > at {
+      out.push(at..s.start);
+    }
+    at = s.end;
+  }
+  if at < len {
+    out.push(at..len);
+  }
+  out
+}
+
+/// Maps offsets in the text made of the `kept` ranges of an original text back to the
+/// original, for offsets asked in increasing order.
+struct Original<'a> {
+  kept: &'a [Range<usize>],
+  /// The kept range the last offset fell in, and the offset its start maps from.
+  i: usize,
+  base: usize,
+}
+
+impl Original<'_> {
+  fn at(&mut self, x: usize) -> usize {
+    while self.i < self.kept.len() && x >= self.base + self.kept[self.i].len() {
+      self.base += self.kept[self.i].len();
+      self.i += 1;
+    }
+    match self.kept.get(self.i) {
+      Some(k) => k.start + (x - self.base),
+      None => self.kept.last().map_or(0, |k| k.end),
+    }
+  }
 }
 
 /// `text` without the (sorted, disjoint) `spans`.
