@@ -49,21 +49,30 @@ export async function run() {
   const config = {
     taskId: 'T.1',
     task: records[0].task,
-    siblingTasks: records.slice(1, 4).map((r) => r.task),
     maxContextTokens: BUDGET,
     constraints: ['Keep the public API unchanged'],
     files: { 'README.md': records[0].task },
   }
-  const isolate = measure(() => createIsolatedContext(config, one), { runs: 5 })
+  const withSiblings = { ...config, siblingTasks: records.slice(1, 4).map((r) => r.task) }
+  const plain = measure(() => createIsolatedContext(config, one), { runs: 5 })
+  const siblings = measure(() => createIsolatedContext(withSiblings, one), { runs: 5 })
   say('### Isolating a config with a long thread')
   say()
   say(
-    `The config: the first transcript's task, the next three tasks as \`siblingTasks\`, a ${BUDGET.toLocaleString('en-US')}-token \`maxContextTokens\`, one file and one constraint; the thread: the transcripts' messages as one string, ${fmt(tokens / 1e6, 2)} M o200k tokens (${fmt(one.length / 1e6, 1)} M characters). Median of 5 runs after one warm-up.`,
+    `The config: the first transcript's task, a ${BUDGET.toLocaleString('en-US')}-token \`maxContextTokens\`, one file and one constraint, and in the second row also the next three transcripts' tasks as \`siblingTasks\`; the thread: the transcripts' messages as one string (as in the extraction benchmark), ${fmt(tokens / 1e6, 2)} M o200k tokens (${fmt(one.length / 1e6, 1)} M characters). Sanitizing, extraction, and counting every field are all in the time. Medians of 5 runs after one warm-up.`,
   )
   say()
-  say(table(['call', 'ms'], [['createIsolatedContext(config, thread)', fmt(isolate.ms)]]))
+  say(
+    table(
+      ['call', 'ms'],
+      [
+        ['createIsolatedContext(config, thread)', fmt(plain.ms)],
+        ['the same with 3 `siblingTasks`', fmt(siblings.ms)],
+      ],
+    ),
+  )
   say()
-  say(`- ${bar(isolate.ms <= 300, '≤ 300 ms for a 1 M-token thread')}`)
+  say(`- ${bar(plain.ms <= 300, '≤ 300 ms for a 1 M-token thread')} (with 3 siblings: ${bar(siblings.ms <= 300, '≤ 300 ms')})`)
   say()
 
   const text = markedText(records)
