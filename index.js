@@ -835,9 +835,12 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.RelevanceIndex = nativeBinding.RelevanceIndex
 module.exports.countMessageTokens = nativeBinding.countMessageTokens
 module.exports.countMessageTokensAsync = nativeBinding.countMessageTokensAsync
 module.exports.countTokens = nativeBinding.countTokens
 module.exports.countTokensAsync = nativeBinding.countTokensAsync
 module.exports.extractRelevantContext = nativeBinding.extractRelevantContext
 module.exports.extractRelevantContextAsync = nativeBinding.extractRelevantContextAsync
+module.exports.rankByRelevance = nativeBinding.rankByRelevance
+module.exports.rankByRelevanceAsync = nativeBinding.rankByRelevanceAsync

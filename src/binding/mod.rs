@@ -13,5 +13,6 @@
 mod args;
 mod extract;
 mod messages;
+mod rank;
 mod task;
 mod tokens;

@@ -4,6 +4,7 @@ pub mod cancel;
 pub mod extract;
 pub mod message;
 pub mod parallel;
+pub mod rank;
 pub mod relevance;
 pub mod segment;
 pub mod sentences;
