@@ -28,6 +28,12 @@ const K1: f32 = 1.2;
 const B: f32 = 0.75;
 /// A phrase found verbatim counts like a rare term matched once, times its weight (as in extraction).
 const PHRASE: f32 = 2.0;
+/// Term rarity is judged as if the collection held at least this many documents. BM25's
+/// idf is meant for large collections: in a young ledger of three artifacts about one
+/// topic, the topic's words are in every artifact and would count for almost nothing, so
+/// an artifact that plainly bears on the task would score as unrelated. With the prior, a
+/// word in all of three documents is judged as common as one in three of ten.
+const PRIOR_DOCUMENTS: f32 = 10.0;
 
 /// A collection of documents, indexed by all their terms.
 #[derive(Default)]
@@ -139,7 +145,7 @@ impl Index {
   }
 
   fn idf(&self, term: u32) -> f32 {
-    let n = self.live_count as f32;
+    let n = (self.live_count as f32).max(PRIOR_DOCUMENTS);
     let df = self.df.get(term as usize).copied().unwrap_or(0) as f32;
     (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
   }
@@ -329,6 +335,18 @@ mod tests {
     assert_eq!(index.len(), 3);
     assert!(index.search(&q, None, 0.0, 10).iter().all(|h| h.doc != 1));
     assert_eq!(index.add("another rate limiter note"), 4);
+  }
+
+  #[test]
+  fn a_young_collection_about_one_topic_still_matches_it() {
+    let docs = [
+      "Emails are stored lower-cased.",
+      "Emails with plus signs were rejected.",
+      "Rotate the staging password.",
+    ];
+    let s = rank("change a user email address", &docs);
+    assert!(s[0] > 0.1 && s[1] > 0.1, "{s:?}");
+    assert_eq!(s[2], 0.0);
   }
 
   #[test]
