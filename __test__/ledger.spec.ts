@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -392,5 +393,21 @@ describe('MemoryLedgerStore', () => {
     const again = await SubtaskLedger.open(store)
     expect(again.completions()).toEqual(ledger.completions())
     expect(again.notes()).toBe(ledger.notes())
+  })
+})
+
+describe('README', () => {
+  it('has a Ledger example that runs and prints what its comments say', () => {
+    const root = join(import.meta.dirname, '..')
+    const readme = readFileSync(join(root, 'README.md'), 'utf8')
+    const example = readme.split('## Ledger')[1]?.match(/```js\n([\s\S]*?)```/)?.[1]
+    expect(example).toBeDefined()
+    const code = example!.replace("from 'subagent-context'", `from ${JSON.stringify(join(root, 'dist', 'index.js'))}`)
+    const dir = tempDir()
+    writeFileSync(join(dir, 'ledger.mjs'), code)
+    const printed = execFileSync(process.execPath, [join(dir, 'ledger.mjs')], { encoding: 'utf8' }).trim().split('\n')
+    const promised = [...code.matchAll(/console\.log\(.*\) \/\/ (.+)$/gm)].map((m) => m[1])
+    expect(promised.length).toBeGreaterThan(3)
+    expect(printed).toEqual(promised)
   })
 })

@@ -5,9 +5,10 @@ import { join } from 'node:path'
 
 import { machine, root, table } from './lib.mjs'
 import * as extract from './extract.mjs'
+import * as ledger from './ledger.mjs'
 import * as tokens from './tokens.mjs'
 
-const sections = [tokens, extract]
+const sections = [tokens, extract, ledger]
 
 const m = machine()
 const parts = [
