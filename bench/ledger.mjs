@@ -101,6 +101,10 @@ async function relevance(say) {
   )
   say()
   say(bar(s.precision >= 0.9, `top-3 precision ≥ 0.9 (issue 7): ${fmt(s.precision, 3)}`))
+  say()
+  say(
+    'The selection rules (least score 0.1, at least 0.4 of the best, top 3 of the last 10, last 2 as fallback) were set before this set was written and were not tuned on it. Variants tried afterwards on half of the chains — stricter cuts relative to the best, a recency prior — gained a few points there but not on the other half, so they were not adopted. Most misses are lexical: the task names the needed work in other words, or the oldest survey step of a chain shares more of the topic vocabulary than the step that is needed.',
+  )
 }
 
 // ---------------------------------------------------------------------------------------------
