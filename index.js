@@ -835,6 +835,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.RelevanceIndex = nativeBinding.RelevanceIndex
 module.exports.countMessageTokens = nativeBinding.countMessageTokens
 module.exports.countMessageTokensAsync = nativeBinding.countMessageTokensAsync
 module.exports.countTokens = nativeBinding.countTokens
@@ -843,6 +844,8 @@ module.exports.createIsolatedContext = nativeBinding.createIsolatedContext
 module.exports.createIsolatedContextAsync = nativeBinding.createIsolatedContextAsync
 module.exports.extractRelevantContext = nativeBinding.extractRelevantContext
 module.exports.extractRelevantContextAsync = nativeBinding.extractRelevantContextAsync
+module.exports.rankByRelevance = nativeBinding.rankByRelevance
+module.exports.rankByRelevanceAsync = nativeBinding.rankByRelevanceAsync
 module.exports.renderPrompt = nativeBinding.renderPrompt
 module.exports.sanitize = nativeBinding.sanitize
 module.exports.sanitizeAsync = nativeBinding.sanitizeAsync

@@ -14,6 +14,7 @@ mod args;
 mod extract;
 mod isolate;
 mod messages;
+mod rank;
 mod sanitize;
 mod task;
 mod tokens;

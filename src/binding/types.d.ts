@@ -233,3 +233,19 @@ export interface IsolationResult {
     durationMs: number
   }
 }
+
+export interface RankOptions {}
+
+export interface RankAsyncOptions extends RankOptions {
+  /** Cancels the ranking; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal
+}
+
+export interface RelevanceSearchOptions {
+  /** At most this many hits (`Infinity`: all). @default 10 */
+  max?: number
+  /** 0..1: leave out hits scoring below it (a hit always scores above 0). @default 0 */
+  minScore?: number
+  /** Score only these documents (ids from `add`); unknown or removed ids are skipped. */
+  among?: number[]
+}

@@ -6,6 +6,7 @@ pub mod isolate;
 pub mod message;
 pub mod parallel;
 pub mod prompt;
+pub mod rank;
 pub mod relevance;
 pub mod sanitize;
 pub mod segment;
