@@ -183,7 +183,8 @@ impl Sanitizer {
       let spans = if pass < PASSES {
         spans
       } else {
-        vec![spans[0].start..left.len()]
+        let first = spans[0].start;
+        std::iter::once(first..left.len()).collect()
       };
       let kept = complement(&removals, text.len());
       let mut original = Original {
