@@ -16,3 +16,4 @@ export {
   type LedgerState,
   type LedgerStore,
 } from './ledger-store.js'
+export * from './filter.js'
