@@ -376,17 +376,14 @@ impl Report {
     order.sort_by(|&a, &b| relevance[b].total_cmp(&relevance[a]).then(a.cmp(&b)));
     let tokens: Vec<usize> = self.units().map(|(_, r)| counter.count(&text[r])).collect();
     cancel.check()?;
-    let elision = counter.count(DEFAULT_ELISION);
+    // Optimistic estimates (no elision markers, which only come between pieces that are
+    // not adjacent); the exact count below has the last word.
     let mut kept = vec![false; n + self.definitions.len()];
     let mut used = 0;
     let mut chosen = Vec::new();
     for &i in &order {
       let needs = self.needs(i, options);
-      let cost: usize = needs
-        .iter()
-        .filter(|&&u| !kept[u])
-        .map(|&u| tokens[u] + elision)
-        .sum();
+      let cost: usize = needs.iter().filter(|&&u| !kept[u]).map(|&u| tokens[u]).sum();
       if options.max_tokens.is_some_and(|cap| used + cost > cap) {
         continue;
       }
@@ -669,7 +666,11 @@ fn join_split_markers(text: &str, segments: &mut Vec<Segment>) {
     let mut cut = 0;
     let mut rest = body;
     loop {
-      let open = if split && cut == 0 { Some(rest) } else { rest.strip_prefix('[') };
+      let open = if split && cut == 0 {
+        Some(rest)
+      } else {
+        rest.strip_prefix('[')
+      };
       let Some(inner) = open else { break };
       let Some(close) = inner.find(']') else { break };
       let label = &inner[..close];
