@@ -34,6 +34,8 @@ const LINK_SOURCE: f32 = 0.5;
 const PAIR_CANDIDATES: usize = 10;
 const PAIR_K1: f32 = 0.5;
 const PAIR_LEAD: f32 = 0.1;
+/// Both halves of the pair must already be this relevant (relative to the best section).
+const PAIR_FLOOR: f32 = 0.2;
 
 /// Term statistics of the segments of one text, for a fixed vocabulary (the terms of
 /// the task and its siblings): only those terms are counted, which keeps indexing
@@ -327,7 +329,7 @@ pub fn scores(text: &str, segments: &[Segment], index: &Index, query: &Terms) ->
 
 /// Section of each segment: a heading (or role line) opens one; text before any heading
 /// forms one section per block. Returns the section ids and their number.
-fn sections(segments: &[Segment]) -> (Vec<usize>, usize) {
+pub(crate) fn sections(segments: &[Segment]) -> (Vec<usize>, usize) {
   let mut ids = Vec::with_capacity(segments.len());
   let mut count = 0;
   let mut last_block = usize::MAX;
@@ -426,6 +428,11 @@ fn complement<'a>(
     }
   }
   let (_, a, b) = pair;
+  // A pair is lifted only when both halves are relevant in their own right: a faint
+  // second section is not made to look as relevant as the best.
+  if relevance[order[a]].min(relevance[order[b]]) < PAIR_FLOOR * best {
+    return;
+  }
   for x in [a, b] {
     for &(t, _) in &bags.terms[order[x]] {
       seen[t] = true;
