@@ -3,8 +3,9 @@
 //!
 //! 1. The input is cut into segments (`segment`), message by message.
 //! 2. Every segment is scored against the task and against each sibling task
-//!    (`relevance`). What scores below `min_relevance` of the best, or higher for a
-//!    sibling than for this task, is dropped.
+//!    (`relevance`). What scores below `min_relevance` of the reference (the best
+//!    score outside the best section), or higher for a sibling than for this task, is
+//!    dropped.
 //! 3. The rest is taken best first while the budget allows, with the heading of each
 //!    kept section; the result is assembled in the original order, with the elision
 //!    marker between pieces that were not adjacent, and counted exactly: if the join
@@ -17,7 +18,7 @@ use rustc_hash::FxHashMap;
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::message::{Message, Part, REPLY_PRIMER};
 use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
-use crate::core::relevance::{scores, Index};
+use crate::core::relevance::{scores, sections, Index};
 use crate::core::sanitize::Sanitizer;
 use crate::core::segment::{segment, Granularity, Kind, Segment};
 use crate::core::terms::{is_identifier, normalize, words, Terms};
@@ -29,7 +30,8 @@ pub struct Options {
   /// A cap on the extracted tokens, never a target.
   pub max_tokens: Option<usize>,
   pub encoding: Encoding,
-  /// 0..1, relative to the best segment: below it nothing is kept.
+  /// 0..1, relative to the best segment outside the best one's section (see
+  /// `reference`): below it nothing is kept.
   pub min_relevance: f32,
   /// Other tasks' texts: content that belongs to them more than to this task is dropped.
   pub sibling_tasks: Vec<String>,
@@ -363,8 +365,9 @@ fn select_messages(
   for (i, m) in messages.iter().enumerate() {
     cost[units[i]] += m.tokens(counter);
   }
-  let best = unit_score.iter().copied().fold(0.0, f32::max);
-  let threshold = options.min_relevance.clamp(0.0, 1.0) * best;
+  // `min_relevance` is relative to the best unit but the top one (see `reference`).
+  let ids: Vec<usize> = (0..messages.len()).collect();
+  let threshold = options.min_relevance.clamp(0.0, 1.0) * reference(&unit_score, &ids);
   let mut order: Vec<usize> = (0..messages.len()).filter(|&u| units[u] == u).collect();
   order.sort_by(|&a, &b| {
     forced_unit[b]
@@ -426,8 +429,7 @@ fn select(
   );
   let (tokens, original_tokens) = counted?;
   let (terms, index, own, evidence) = scored?;
-  let best = own.iter().copied().fold(0.0, f32::max);
-  let threshold = options.min_relevance.clamp(0.0, 1.0) * best;
+  let threshold = options.min_relevance.clamp(0.0, 1.0) * reference(&own, &sections(segments).0);
   let mut reports: Vec<SegmentReport> = Vec::with_capacity(segments.len());
   let mut candidates = Vec::new();
   let mut claimed = Vec::with_capacity(segments.len());
@@ -643,6 +645,26 @@ fn feedback(
     .collect()
 }
 
+/// The score `min_relevance` is relative to: the best score outside the section (or
+/// message unit) that holds the best one, or the best when there is no other. One
+/// section must not set the scale for all the others: a thread quotes the task's own
+/// statement, which matches the task like nothing else can, and against it every
+/// message that works on the task (the files it reads and edits) would look faint.
+fn reference(scores: &[f32], group: &[usize]) -> f32 {
+  let Some(top) = (0..scores.len()).max_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a))) else {
+    return 0.0;
+  };
+  let others = (0..scores.len())
+    .filter(|&i| group[i] != group[top])
+    .map(|i| scores[i])
+    .fold(0.0, f32::max);
+  if others > 0.0 {
+    others
+  } else {
+    scores[top]
+  }
+}
+
 /// The kept segments in original order: adjacent ones joined by the source text
 /// between them, others by `elision`.
 /// Marks as internal every segment of `region` (one message, or the whole text) that
@@ -809,6 +831,31 @@ mod tests {
         }
       )
     );
+  }
+
+  #[test]
+  fn a_quoted_task_does_not_set_the_scale_for_everything_else() {
+    // The thread quotes the task; the note that names its file is faint beside that copy,
+    // but it is the best of the rest, and it is what the task needs.
+    let task = "Fix the memory leak in the rate limiter. The hits map in src/middleware/rate-limit.ts never forgets idle clients. Memory grows without bound under load. Evict idle clients after a timeout.";
+    let text = format!(
+      "{task}\n\nThe team looked at several things this week, the office move and the budget and the hiring, and one of them was a timeout in passing.\n\nIt rained all week in the office town."
+    );
+    let e = extract_text(&text, task, &Options::default(), &Cancel::new()).unwrap();
+    assert!(
+      e.text.contains("one of them was a timeout in passing"),
+      "{}",
+      e.text
+    );
+    assert!(!e.text.contains("rained"), "{}", e.text);
+    assert!(e.text.contains("never forgets idle clients"), "{}", e.text);
+  }
+
+  #[test]
+  fn the_reference_is_the_best_outside_the_best_group() {
+    assert_eq!(reference(&[5.0, 4.0, 1.0, 2.0], &[0, 0, 1, 2]), 2.0);
+    assert_eq!(reference(&[5.0, 4.0], &[0, 0]), 5.0);
+    assert_eq!(reference(&[], &[]), 0.0);
   }
 
   fn thread() -> Vec<Message> {

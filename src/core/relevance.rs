@@ -28,6 +28,14 @@ const W_BACKLINK: f32 = 0.3;
 /// the best) a section must be to be followed.
 const LINK_SOURCES: usize = 2;
 const LINK_SOURCE: f32 = 0.5;
+/// The pair of sections that answer the task together is sought among this many of the
+/// most relevant; its text is scored with this BM25 `k1` (low: a term found once says
+/// most of what it can), and it is put this much (relative) above the best section.
+const PAIR_CANDIDATES: usize = 10;
+const PAIR_K1: f32 = 0.5;
+const PAIR_LEAD: f32 = 0.1;
+/// Both halves of the pair must already be this relevant (relative to the best section).
+const PAIR_FLOOR: f32 = 0.2;
 
 /// Term statistics of the segments of one text, for a fixed vocabulary (the terms of
 /// the task and its siblings): only those terms are counted, which keeps indexing
@@ -160,7 +168,8 @@ impl Index {
 /// there are no headings) are ranked first, since they are what a reader needs whole:
 /// BM25 of the section, plus its title when the task names it, plus links: the title
 /// of a section named in one of the most relevant sections, or a section that names
-/// one of their titles. A segment's score is its section's relevance, its paragraph's,
+/// one of their titles; then the pair of titled sections that answer the task together
+/// is put first (see `complement`). A segment's score is its section's relevance, its paragraph's,
 /// its own, and a share for the lead sentence of a paragraph.
 ///
 /// Also returns, beside the scores, each segment's evidence for ownership: the raw BM25 of the
@@ -190,13 +199,15 @@ pub fn scores(text: &str, segments: &[Segment], index: &Index, query: &Terms) ->
   let (section_of, sections) = sections(segments);
   let block_score = group_scores(index, &weights, &own, &block_of, blocks, |i| {
     !is_section_start(segments[i].kind)
-  });
-  let section_bm25 = group_scores(index, &weights, &own, &section_of, sections, |_| true);
+  })
+  .score;
+  let section_bags = group_scores(index, &weights, &own, &section_of, sections, |_| true);
+  let section_bm25 = &section_bags.score;
 
   let norm = |v: f32, m: f32| if m > 0.0 { v / m } else { 0.0 };
   let max_own = max(&own);
   let max_block = max(&block_score);
-  let max_section = max(&section_bm25);
+  let max_section = max(section_bm25);
 
   // Sections: where each starts and ends, its title (markdown headings only: a rendered
   // message's role line is no title), and its text, case-folded, for finding names.
@@ -261,6 +272,19 @@ pub fn scores(text: &str, segments: &[Segment], index: &Index, query: &Terms) ->
     }
   }
   relevance = linked;
+  // The pair of sections that answer the task together comes first.
+  let base: Vec<f32> = section_bm25.iter().map(|&v| norm(v, max_section)).collect();
+  let body = |k: usize| &index.folded[segments[span[k].0].start..segments[span[k].1 - 1].end];
+  complement(
+    &mut relevance,
+    &base,
+    index,
+    &weights,
+    &section_bags,
+    &title,
+    &named_by_task,
+    body,
+  );
   let max_relevance = max(&relevance);
 
   let mass: f32 = (0..weights.len())
@@ -305,7 +329,7 @@ pub fn scores(text: &str, segments: &[Segment], index: &Index, query: &Terms) ->
 
 /// Section of each segment: a heading (or role line) opens one; text before any heading
 /// forms one section per block. Returns the section ids and their number.
-fn sections(segments: &[Segment]) -> (Vec<usize>, usize) {
+pub(crate) fn sections(segments: &[Segment]) -> (Vec<usize>, usize) {
   let mut ids = Vec::with_capacity(segments.len());
   let mut count = 0;
   let mut last_block = usize::MAX;
@@ -320,6 +344,118 @@ fn sections(segments: &[Segment]) -> (Vec<usize>, usize) {
   (ids, count.max(1))
 }
 
+/// The two sections that answer the task together, moved to the top: a task often needs
+/// two pieces of text, the one it names and the one that names what the task asks about
+/// ("the director of Ed Wood" → "Ed Wood" names "Tim Burton", whose section has the
+/// answer). Among the most relevant sections, every pair is scored by what the two cover
+/// of the task's terms together (a term counted once, however many times it is found),
+/// the task's names they carry (one per distinct title: two sections titled alike are
+/// two things of one name, of which the task means one), and whether one names the
+/// other. The pair goes to the top; the other candidates keep their title and link
+/// evidence, but their text counts only the task terms the pair leaves uncovered.
+#[allow(clippy::too_many_arguments)]
+fn complement<'a>(
+  relevance: &mut [f32],
+  base: &[f32],
+  index: &Index,
+  weights: &[f32],
+  bags: &Groups,
+  titles: &[Option<String>],
+  named_by_task: &[bool],
+  body: impl Fn(usize) -> &'a str,
+) {
+  let mut order: Vec<usize> = (0..relevance.len()).filter(|&k| relevance[k] > 0.0).collect();
+  order.sort_by(|&a, &b| relevance[b].total_cmp(&relevance[a]).then(a.cmp(&b)));
+  order.truncate(PAIR_CANDIDATES);
+  // Titled sections only (documents about one thing each, which can name one another),
+  // and only when the best section is one: a thread's messages are no such pieces.
+  if order.first().is_none_or(|&k| titles[k].is_none()) {
+    return;
+  }
+  order.retain(|&k| titles[k].is_some());
+  let n = order.len();
+  if n < 2 {
+    return;
+  }
+  let best = relevance[order[0]];
+  let nonempty = bags.len.iter().filter(|&&l| l > 0).count().max(1);
+  let avg = (bags.len.iter().map(|&l| l as f64).sum::<f64>() / nonempty as f64).max(1.0) as f32;
+  let lex = |k: usize, seen: &[bool]| -> f32 {
+    let norm = PAIR_K1 * (1.0 - B + B * bags.len[k] as f32 / avg);
+    bags.terms[k]
+      .iter()
+      .filter(|&&(t, _)| !seen[t])
+      .map(|&(t, f)| {
+        let f = f as f32;
+        weights[t] * index.idf(t) * f * (PAIR_K1 + 1.0) / (f + norm)
+      })
+      .sum()
+  };
+  let none = vec![false; weights.len()];
+  let alone: Vec<f32> = order.iter().map(|&k| lex(k, &none)).collect();
+  let scale = alone.iter().copied().fold(0.0, f32::max);
+  if scale <= 0.0 {
+    return;
+  }
+  let titled: Vec<Option<String>> = order.iter().map(|&k| titles[k].clone()).collect();
+  // names[i][j]: candidate i's text names candidate j's title.
+  let names: Vec<Vec<bool>> = order.iter().map(|&k| named_titles(body(k), &titled)).collect();
+  let same = |i: usize, j: usize| titled[i].is_some() && titled[i] == titled[j];
+  let linked = |i: usize, j: usize| (names[i][j] || names[j][i]) && !same(i, j);
+  let title = |i: usize| if named_by_task[order[i]] { W_TITLE } else { 0.0 };
+  let mut pair = (f32::MIN, 0, 1);
+  let mut seen = vec![false; weights.len()];
+  for i in 0..n {
+    for &(t, _) in &bags.terms[order[i]] {
+      seen[t] = true;
+    }
+    for (j, &other) in order.iter().enumerate() {
+      if i == j {
+        continue;
+      }
+      let titles = if same(i, j) {
+        title(i).max(title(j))
+      } else {
+        title(i) + title(j)
+      };
+      let s = (alone[i] + lex(other, &seen)) / scale + titles + if linked(i, j) { W_LINK } else { 0.0 };
+      if s > pair.0 {
+        pair = (s, i, j);
+      }
+    }
+    for &(t, _) in &bags.terms[order[i]] {
+      seen[t] = false;
+    }
+  }
+  let (_, a, b) = pair;
+  // A pair is lifted only when both halves are relevant in their own right: a faint
+  // second section is not made to look as relevant as the best.
+  if relevance[order[a]].min(relevance[order[b]]) < PAIR_FLOOR * best {
+    return;
+  }
+  for x in [a, b] {
+    for &(t, _) in &bags.terms[order[x]] {
+      seen[t] = true;
+    }
+  }
+  for (i, &k) in order.iter().enumerate() {
+    if i != a && i != b {
+      relevance[k] = (relevance[k] - base[k] + lex(k, &seen) / scale).max(0.0);
+    }
+  }
+  // A little above the best, so that the pair comes first and the scale stays.
+  let top = best * (1.0 + PAIR_LEAD);
+  relevance[order[a]] = top;
+  relevance[order[b]] = top;
+}
+
+/// Groups of segments taken as one bag of words: BM25 of each, and its bag.
+struct Groups {
+  score: Vec<f32>,
+  terms: Vec<Vec<(usize, u32)>>,
+  len: Vec<u32>,
+}
+
 /// BM25 of groups of segments (blocks or sections) taken as one bag of words; segments
 /// for which `include` is false are left out of the bag.
 fn group_scores(
@@ -329,7 +465,7 @@ fn group_scores(
   group_of: &[usize],
   groups: usize,
   include: impl Fn(usize) -> bool,
-) -> Vec<f32> {
+) -> Groups {
   let mut tf: Vec<FxHashMap<usize, u32>> = vec![FxHashMap::default(); groups];
   let mut len = vec![0u32; groups];
   let mut phrase = vec![0f32; groups];
@@ -345,13 +481,18 @@ fn group_scores(
     let bm25 = index.bm25(index.terms(i), index.len[i], weights);
     phrase[g] = phrase[g].max(own[i] - bm25);
   }
-  (0..groups)
-    .map(|g| {
-      let mut terms: Vec<(usize, u32)> = tf[g].iter().map(|(&t, &f)| (t, f)).collect();
+  let terms: Vec<Vec<(usize, u32)>> = tf
+    .iter()
+    .map(|m| {
+      let mut terms: Vec<(usize, u32)> = m.iter().map(|(&t, &f)| (t, f)).collect();
       terms.sort_unstable();
-      index.bm25(&terms, len[g], weights) + phrase[g]
+      terms
     })
-    .collect()
+    .collect();
+  let score = (0..groups)
+    .map(|g| index.bm25(&terms[g], len[g], weights) + phrase[g])
+    .collect();
+  Groups { score, terms, len }
 }
 
 fn is_section_start(kind: Kind) -> bool {
@@ -454,5 +595,29 @@ mod tests {
     let cats = s.iter().find(|x| x.0 == "Cats sleep.").unwrap().1;
     assert!(burbank > 0.3, "{s:?}");
     assert!(burbank > cats);
+  }
+
+  /// The heading scores of a titled text, best first.
+  fn ranked_headings(text: &str, task: &str) -> Vec<String> {
+    let mut headings: Vec<(String, f32)> = scored(text, task)
+      .into_iter()
+      .filter(|(t, _)| t.starts_with("## "))
+      .collect();
+    headings.sort_by(|a, b| b.1.total_cmp(&a.1));
+    headings.into_iter().map(|(t, _)| t).collect()
+  }
+
+  #[test]
+  fn the_pair_that_answers_together_comes_first() {
+    // Two sections carry the name the task gives; only one of them is the building, and it
+    // names the base, whose section holds the answer.
+    let text = "## Kiskiack\n\nKiskiack is a village in the Bakhchysarai district of Crimea. Kiskiack lies in a river valley and Kiskiack has a mosque.\n\n## Kiskiack (Lee House)\n\nKiskiack is a historic house on the grounds of Naval Weapons Station Yorktown.\n\n## Naval Weapons Station Yorktown\n\nNaval Weapons Station Yorktown is a naval base of the United States Navy in York County, Virginia.\n\n## Yorktown, Virginia\n\nYorktown is a town in York County, Virginia, still known for its siege.";
+    let ranked = ranked_headings(
+      text,
+      "Kiskiack is a building that still stands at what York County, Virginia naval base?",
+    );
+    let top: Vec<&str> = ranked[..2].iter().map(String::as_str).collect();
+    assert!(top.contains(&"## Kiskiack (Lee House)"), "{ranked:?}");
+    assert!(top.contains(&"## Naval Weapons Station Yorktown"), "{ranked:?}");
   }
 }

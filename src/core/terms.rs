@@ -43,6 +43,10 @@ impl Terms {
       }
     }
     for word in words(task) {
+      // Stop words are judged before stemming ("during" is not "dur").
+      if is_stop_word(&word.to_lowercase()) {
+        continue;
+      }
       let strong = is_identifier(word);
       for (k, term) in forms(word).into_iter().enumerate() {
         if is_stop_word(&term) || term.chars().count() < 2 {
@@ -170,38 +174,61 @@ fn push_normalized(buf: &mut String, word: &str) {
   } else {
     buf.extend(word.chars().flat_map(char::to_lowercase));
   }
-  let lower = &buf[from..];
-  let long = if lower.is_ascii() {
-    lower.len() > 4
-  } else {
-    lower.chars().count() > 4
-  };
-  if long && lower.chars().all(char::is_alphabetic) {
-    if lower.ends_with("ies") {
-      buf.truncate(buf.len() - 3);
-      buf.push('y');
-    } else if lower.ends_with('s')
-      && !lower.ends_with("ss")
-      && !lower.ends_with("us")
-      && !lower.ends_with("is")
-    {
-      buf.pop();
-    }
-  }
+  stem(buf, from);
 }
 
-/// Case-folds and lightly stems: plural `s`, `ies` → `y`.
+/// Case-folds and lightly stems (see `stem`).
 pub fn normalize(word: &str) -> String {
-  let lower = word.to_lowercase();
-  if lower.chars().count() > 4 && lower.chars().all(char::is_alphabetic) {
-    if let Some(stem) = lower.strip_suffix("ies") {
-      return format!("{stem}y");
+  let mut out = String::with_capacity(word.len());
+  push_normalized(&mut out, word);
+  out
+}
+
+/// Light English stemming of the lower-cased word at `buf[from..]`, for plain words of
+/// letters only (identifiers, numbers and short words stay as they are): plurals
+/// (`directors` → `director`, `cities` → `city`), then `-ing` and `-ed` (`returning`,
+/// `returned` → `return`; `stopped` → `stop`), then the final `e` of longer words
+/// (`created`, `create` → `creat`), so that a question's "returning coach" finds
+/// "returned as coaches".
+fn stem(buf: &mut String, from: usize) {
+  let word = &buf[from..];
+  let chars = if word.is_ascii() {
+    word.len()
+  } else {
+    word.chars().count()
+  };
+  if chars < 4 || !word.chars().all(char::is_alphabetic) {
+    return;
+  }
+  if chars > 4 {
+    if word.ends_with("ies") {
+      buf.truncate(buf.len() - 3);
+      buf.push('y');
+    } else if word.ends_with("sses") {
+      buf.truncate(buf.len() - 2);
+    } else if word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us") && !word.ends_with("is") {
+      buf.pop();
     }
-    if lower.ends_with('s') && !lower.ends_with("ss") && !lower.ends_with("us") && !lower.ends_with("is") {
-      return lower[..lower.len() - 1].to_owned();
+    for suffix in ["ing", "ed"] {
+      let word = &buf[from..];
+      if let Some(stem) = word.strip_suffix(suffix) {
+        // The stem keeps three letters and a vowel: "sing", "red", "bed" stay whole.
+        if stem.len() >= 3 && stem.contains(['a', 'e', 'i', 'o', 'u', 'y']) {
+          let b = stem.as_bytes();
+          let n = b.len();
+          let double =
+            n >= 2 && b[n - 1] == b[n - 2] && !matches!(b[n - 1], b'l' | b's' | b'z' | b'e' | b'o');
+          let keep = n - usize::from(double);
+          buf.truncate(from + keep);
+          break;
+        }
+      }
     }
   }
-  lower
+  // A final e goes from longer words only: "rate" and "note" stay whole.
+  if buf.len() - from >= 5 && buf.ends_with('e') && !buf.ends_with("ee") {
+    buf.pop();
+  }
 }
 
 /// `createUserId` → create, User, Id; `rate_limit.ts` → rate, limit, ts; `HTTPServer` → HTTP, Server.
@@ -466,6 +493,8 @@ mod tests {
       "createUserId",
       "rate_limit.ts",
       "Arthur's",
+      "Returning",
+      "stopped",
       "ÉCOLE",
       "x",
     ] {
@@ -477,7 +506,8 @@ mod tests {
 
   #[test]
   fn identifiers_are_indexed_whole_and_by_parts() {
-    assert_eq!(forms("createUserId"), ["createuserid", "create", "user", "id"]);
+    // Parts are stemmed like words: "created users" finds `createUser`.
+    assert_eq!(forms("createUserId"), ["createuserid", "creat", "user", "id"]);
     assert_eq!(forms("rate_limit.ts"), ["rate_limit.ts", "rate", "limit", "ts"]);
     assert_eq!(forms("HTTPServer"), ["httpserver", "http", "server"]);
     assert_eq!(forms("Directors"), ["director"]);
@@ -489,10 +519,39 @@ mod tests {
       "Which magazine was started first: \"Arthur's Magazine\" or `First for Women` in src/a.ts?",
     );
     assert!(!t.weights.contains_key("which"));
-    assert!(t.weights["magazine"] >= WEIGHT_STRONG);
-    assert_eq!(t.weights["started"], WEIGHT_WORD);
+    assert!(t.weights[&normalize("magazine")] >= WEIGHT_STRONG);
+    assert_eq!(t.weights[&normalize("started")], WEIGHT_WORD);
     assert!(t.weights["src/a.ts"] >= WEIGHT_STRONG);
     assert!(t.phrases.iter().any(|p| p.0 == "first for women"));
     assert!(t.phrases.iter().any(|p| p.0 == "arthur's magazine"));
+  }
+
+  #[test]
+  fn inflections_meet_at_one_stem() {
+    for (a, b) in [
+      ("returning", "returned"),
+      ("coaches", "coach"),
+      ("stopped", "stop"),
+      ("fixed", "fix"),
+      ("updated", "update"),
+      ("created", "creating"),
+    ] {
+      assert_eq!(normalize(a), normalize(b), "{a} / {b}");
+    }
+    // Short words, names with digits and identifiers stay as they are.
+    for w in [
+      "sing", "bed", "red", "rate", "note", "string", "v2", "1990s", "is_used",
+    ] {
+      assert_eq!(normalize(w), w.to_lowercase(), "{w}");
+    }
+    assert_eq!(normalize("reading"), "read");
+  }
+
+  #[test]
+  fn stop_words_are_judged_before_stemming() {
+    let t = Terms::of_task("What happened during the war, and being there?");
+    assert!(!t.weights.contains_key("dur"), "{:?}", t.weights);
+    assert!(!t.weights.contains_key("be"), "{:?}", t.weights);
+    assert!(t.weights.contains_key("happen"), "{:?}", t.weights);
   }
 }
