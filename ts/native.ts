@@ -2,7 +2,8 @@
 // async forms that follow the conventions of `settle.ts`.
 import * as native from '../index.js'
 import { settle } from './settle.js'
-import type { ExtractAsyncOptions, ExtractionResult, ExtractOptions, Message } from '../index.js'
+import { type AnyMessage, toNativeMessages } from './messages.js'
+import type { CountAsyncOptions, CountOptions, ExtractAsyncOptions, ExtractionResult, ExtractOptions, Message } from '../index.js'
 
 export type {
   AiSdkMessage,
@@ -18,20 +19,32 @@ export type {
 } from '../index.js'
 
 export const countTokens = native.countTokens
-export const countMessageTokens = native.countMessageTokens
+/**
+ * Tokens of a list of chat messages (OpenAI Chat, Anthropic Messages, Vercel AI SDK or
+ * LangChain.js messages): per message 3 framing tokens plus its role, `name` (+1), text,
+ * thinking, tool results, and each tool call's name and JSON arguments (+3); plus 3 once
+ * for the reply. Images and files count 0.
+ */
+export function countMessageTokens(messages: readonly AnyMessage[], options?: CountOptions | null): number {
+  return native.countMessageTokens(toNativeMessages(messages), options)
+}
 
 export const countTokensAsync: typeof native.countTokensAsync = (text, options) =>
   settle(options, () => native.countTokensAsync(text, options))
 
-export const countMessageTokensAsync: typeof native.countMessageTokensAsync = (messages, options) =>
-  settle(options, () => native.countMessageTokensAsync(messages, options))
+/** `countMessageTokens` on the libuv thread pool (the messages are read on the calling thread). */
+export function countMessageTokensAsync(messages: readonly AnyMessage[], options?: CountAsyncOptions | null): Promise<number> {
+  return settle(options, () => native.countMessageTokensAsync(toNativeMessages(messages), options))
+}
+
+const toNative = (c: string | readonly AnyMessage[]): string | Message[] => (Array.isArray(c) ? toNativeMessages(c) : (c as string))
 
 const REASONS = [undefined, 'irrelevant', 'sibling', 'budget', 'internal'] as const
 
 /** Builds the result users see from the native columns (cheap to cross the boundary). */
 function toResult(
   raw: native.NativeExtraction,
-  fullContext: string | Message[],
+  fullContext: string | readonly AnyMessage[],
   options: ExtractOptions | null | undefined,
 ): ExtractionResult {
   const count = raw.scores.length
@@ -57,7 +70,8 @@ function toResult(
     },
   }
   if (raw.relevantMessageIndices && Array.isArray(fullContext)) {
-    result.relevantMessages = Array.from(raw.relevantMessageIndices, (i) => fullContext[i]!)
+    // The caller's own objects, LangChain messages included (conversion is one for one).
+    result.relevantMessages = Array.from(raw.relevantMessageIndices, (i) => fullContext[i]! as Message)
   }
   if (options?.audit) result.dropped = dropped
   return result
@@ -69,20 +83,20 @@ function toResult(
  * `options.siblingTasks`. For messages, `relevantMessages` holds the input's own objects.
  */
 export function extractRelevantContext(
-  fullContext: string | Message[],
+  fullContext: string | readonly AnyMessage[],
   task: string,
   options?: ExtractOptions | null,
 ): ExtractionResult {
-  return toResult(native.extractRelevantContext(fullContext, task, options), fullContext, options)
+  return toResult(native.extractRelevantContext(toNative(fullContext), task, options), fullContext, options)
 }
 
 /** `extractRelevantContext` on the libuv thread pool; `options.signal` cancels it. */
 export function extractRelevantContextAsync(
-  fullContext: string | Message[],
+  fullContext: string | readonly AnyMessage[],
   task: string,
   options?: ExtractAsyncOptions | null,
 ): Promise<ExtractionResult> {
-  return settle(options, () => native.extractRelevantContextAsync(fullContext, task, options)).then((raw) =>
+  return settle(options, () => native.extractRelevantContextAsync(toNative(fullContext), task, options)).then((raw) =>
     toResult(raw, fullContext, options),
   )
 }
