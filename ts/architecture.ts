@@ -202,11 +202,15 @@ function tomlTable(toml: string, table: string): Record<string, string> {
 function pep621(toml: string): Record<string, string> {
   const out: Record<string, string> = {}
   const project = /^\s*\[project\]\s*$([\s\S]*?)(?=^\s*\[|$(?![\s\S]))/m.exec(toml)?.[1] ?? ''
-  const list = /^\s*dependencies\s*=\s*\[([\s\S]*?)\]/m.exec(project)?.[1] ?? ''
-  for (const m of list.matchAll(/["']([^"']+)["']/g)) {
-    const spec = m[1]!.trim()
-    const name = /^[A-Za-z0-9_.\-[\]]+/.exec(spec)?.[0] ?? spec
-    out[name.replace(/\[.*\]$/, '')] = spec.slice(name.length).trim() || '*'
+  const start = /^\s*dependencies\s*=\s*\[/m.exec(project)
+  if (!start) return out
+  // Strings until the list's own `]` (one inside a string, as in `"rich[jupyter]"`, does not end it).
+  const token = /"([^"]*)"|'([^']*)'|(\])/g
+  token.lastIndex = start.index + start[0].length
+  for (let m = token.exec(project); m && !m[3]; m = token.exec(project)) {
+    const spec = (m[1] ?? m[2]!).trim()
+    const name = /^[A-Za-z0-9_.-]+/.exec(spec)?.[0] ?? spec
+    out[name] = spec.slice(name.length).replace(/^\[[^\]]*\]/, '').trim() || '*'
   }
   return out
 }
@@ -401,4 +405,4 @@ async function fromProject(root: string, options: FromProjectOptions = {}): Prom
  * ADR titles with their first paragraph, key patterns and naming conventions, within
  * `options.maxTokens`.
  */
-export const ArchitecturalContext = Object.freeze({ fromProject })
+export const ArchitecturalContext = { fromProject }

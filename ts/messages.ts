@@ -8,32 +8,27 @@
 // are recognized by shape.
 import type { Message, OpenAIMessage } from '../index.js'
 
-/** The part of a `@langchain/core` `BaseMessage` this package reads (an instance or its fields). */
-export interface LangChainMessageLike {
-  /** `'human' | 'ai' | 'system' | 'tool' | 'function' | 'generic' | 'developer' | 'remove'` */
-  getType?(): string
-  /** Older `@langchain/core` versions. */
-  _getType?(): string
-  content: string | Array<{ type: string; text?: string; [key: string]: unknown }>
-  name?: string
-  tool_calls?: Array<{ id?: string; name: string; args: Record<string, unknown> }>
-  tool_call_id?: string
-  additional_kwargs?: Record<string, unknown>
-  [key: string]: unknown
-}
+/**
+ * A `@langchain/core` message instance (`HumanMessage`, `AIMessage`, `SystemMessage`,
+ * `ToolMessage`, `FunctionMessage`, `ChatMessage`, …), typed by the parts this package
+ * reads: its type (`getType()`, or `_getType()` in older versions), `content` (a string or
+ * content parts), `name`, `tool_calls` (`{ id, name, args }`), `tool_call_id`.
+ */
+export type LangChainMessageLike = { getType(): string; content: unknown } | { _getType(): string; content: unknown }
 
 /** A serialized LangChain message: `JSON.parse(JSON.stringify(new HumanMessage(...)))`. */
 export interface SerializedLangChainMessage {
-  lc: 1
+  lc: number
   type: 'constructor'
+  /** e.g. `['langchain_core', 'messages', 'HumanMessage']` */
   id: string[]
-  kwargs: Record<string, unknown>
+  kwargs: { content: unknown }
 }
 
 /** A stored LangChain message (`mapChatMessagesToStoredMessages`): `{ type: 'human', data: { content, … } }`. */
 export interface StoredLangChainMessage {
   type: string
-  data: Record<string, unknown>
+  data: { content: unknown }
 }
 
 /** Any LangChain.js message form this package accepts. */

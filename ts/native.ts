@@ -3,7 +3,7 @@
 import * as native from '../index.js'
 import { settle } from './settle.js'
 import { type AnyMessage, toNativeMessages } from './messages.js'
-import type { CountAsyncOptions, CountOptions, ExtractAsyncOptions, ExtractionResult, ExtractOptions, Message } from '../index.js'
+import type { CountAsyncOptions, CountOptions, ExtractAsyncOptions, ExtractOptions, Message } from '../index.js'
 
 export type {
   AiSdkMessage,
@@ -12,7 +12,6 @@ export type {
   CountOptions,
   Encoding,
   ExtractAsyncOptions,
-  ExtractionResult,
   ExtractOptions,
   Message,
   OpenAIMessage,
@@ -37,26 +36,32 @@ export function countMessageTokensAsync(messages: readonly AnyMessage[], options
   return settle(options, () => native.countMessageTokensAsync(toNativeMessages(messages), options))
 }
 
+/**
+ * What extraction returns (see `index.d.ts`); for message input, `relevantMessages` holds
+ * the caller's own message objects, of the caller's own type (LangChain messages included).
+ */
+export type ExtractionResult<M = Message> = Omit<native.ExtractionResult, 'relevantMessages'> & { relevantMessages?: M[] }
+
 const toNative = (c: string | readonly AnyMessage[]): string | Message[] => (Array.isArray(c) ? toNativeMessages(c) : (c as string))
 
 const REASONS = [undefined, 'irrelevant', 'sibling', 'budget', 'internal'] as const
 
 /** Builds the result users see from the native columns (cheap to cross the boundary). */
-function toResult(
+function toResult<M>(
   raw: native.NativeExtraction,
-  fullContext: string | readonly AnyMessage[],
+  fullContext: string | readonly M[],
   options: ExtractOptions | null | undefined,
-): ExtractionResult {
+): ExtractionResult<M> {
   const count = raw.scores.length
-  const segments: ExtractionResult['segments'] = new Array(count)
-  const dropped: NonNullable<ExtractionResult['dropped']> = []
+  const segments: native.ExtractionResult['segments'] = new Array(count)
+  const dropped: NonNullable<native.ExtractionResult['dropped']> = []
   for (let index = 0; index < count; index++) {
     const code = raw.dropped[index]!
     segments[index] = { index, score: raw.scores[index]!, tokens: raw.tokens[index]!, kept: code === 0 }
     const reason = REASONS[code]
     if (reason) dropped.push({ index, reason })
   }
-  const result: ExtractionResult = {
+  const result: ExtractionResult<M> = {
     relevantContext: raw.relevantContext,
     keywords: raw.keywords,
     segments,
@@ -71,7 +76,7 @@ function toResult(
   }
   if (raw.relevantMessageIndices && Array.isArray(fullContext)) {
     // The caller's own objects, LangChain messages included (conversion is one for one).
-    result.relevantMessages = Array.from(raw.relevantMessageIndices, (i) => fullContext[i]! as Message)
+    result.relevantMessages = Array.from(raw.relevantMessageIndices, (i) => fullContext[i]!)
   }
   if (options?.audit) result.dropped = dropped
   return result
@@ -82,20 +87,20 @@ function toResult(
  * that `task` needs, within `options.maxTokens` exact tokens, without what belongs to
  * `options.siblingTasks`. For messages, `relevantMessages` holds the input's own objects.
  */
-export function extractRelevantContext(
-  fullContext: string | readonly AnyMessage[],
+export function extractRelevantContext<M extends AnyMessage = Message>(
+  fullContext: string | readonly M[],
   task: string,
   options?: ExtractOptions | null,
-): ExtractionResult {
+): ExtractionResult<M> {
   return toResult(native.extractRelevantContext(toNative(fullContext), task, options), fullContext, options)
 }
 
 /** `extractRelevantContext` on the libuv thread pool; `options.signal` cancels it. */
-export function extractRelevantContextAsync(
-  fullContext: string | readonly AnyMessage[],
+export function extractRelevantContextAsync<M extends AnyMessage = Message>(
+  fullContext: string | readonly M[],
   task: string,
   options?: ExtractAsyncOptions | null,
-): Promise<ExtractionResult> {
+): Promise<ExtractionResult<M>> {
   return settle(options, () => native.extractRelevantContextAsync(toNative(fullContext), task, options)).then((raw) =>
     toResult(raw, fullContext, options),
   )
