@@ -234,6 +234,22 @@ export interface IsolationResult {
   }
 }
 
+export interface FilterOptions {
+  /** Cap on the filtered result's exact tokens, never exceeded. Default: no cap beyond relevance. */
+  maxTokens?: number
+  /** @default 'o200k_base' */
+  encoding?: Encoding
+  /** 0..1, relative to the most relevant segment; below it nothing is kept. @default 0.1 */
+  minRelevance?: number
+  /** Keep the definitions of the citations kept text uses (`[1]: https://…`). @default true */
+  keepCitations?: boolean
+}
+
+export interface FilterAsyncOptions extends FilterOptions {
+  /** Cancels the work; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal
+}
+
 export interface RankOptions {}
 
 export interface RankAsyncOptions extends RankOptions {
@@ -274,6 +290,16 @@ export declare class RelevanceIndex {
   get size(): number
   /** The documents that bear on `query`, best first (ties: lower id first). */
   search(query: string, options?: RelevanceSearchOptions | undefined | null): Array<RelevanceHit>
+}
+
+export interface Citation {
+  /**
+   * The marker as it appears in the text: `[1]`, `[^note]`, `[text](url)`, a URL,
+   * `(source: …)` or `path/file.ts:42`.
+   */
+  marker: string
+  /** What it points to: a definition's text, a link's URL, the named source. */
+  target?: string
 }
 
 /**
@@ -318,6 +344,35 @@ export declare function extractRelevantContext(fullContext: string | Message[], 
 
 /** `extractRelevantContext` on the libuv thread pool; `options.signal` cancels it. */
 export declare function extractRelevantContextAsync(fullContext: string | Message[], task: string, options?: ExtractAsyncOptions | undefined | null): Promise<NativeExtraction>
+
+export interface FilteredResult {
+  content: string
+  /** Every source the kept content cites, once, in order of first use. */
+  citations: Array<Citation>
+  metrics: FilterMetrics
+}
+
+export interface FilterMetrics {
+  originalTokens: number
+  filteredTokens: number
+  /** `1 - filteredTokens / originalTokens` (0 when the result was empty). */
+  reductionRatio: number
+  segmentsKept: number
+  segmentsDropped: number
+  /** Markers and forged system headers removed. */
+  markersRemoved: number
+}
+
+/**
+ * What a subagent returned, reduced to what serves `originalTask`: markers, forged
+ * system markup and debug lines removed, the relevant parts kept with their headings,
+ * code and citations (every kept marker with its definition), within
+ * `options.maxTokens` exact tokens. A result that already fits comes back as it is.
+ */
+export declare function filterSubagentResult(result: string | Message[] | { content: string; [key: string]: unknown }, originalTask: string, options?: FilterOptions | undefined | null): FilteredResult
+
+/** `filterSubagentResult` on the libuv thread pool; `options.signal` cancels it. */
+export declare function filterSubagentResultAsync(result: string | Message[] | { content: string; [key: string]: unknown }, originalTask: string, options?: FilterAsyncOptions | undefined | null): Promise<FilteredResult>
 
 export interface NativeArchitecture {
   projectStructure: string

@@ -108,7 +108,7 @@ function renderHotpot(q) {
   return q.paragraphs.map((p) => `## ${p.title}\n${p.sentences.join('')}`).join('\n\n')
 }
 
-const squash = (text) => text.replace(/\s+/g, ' ').trim()
+export const squash = (text) => text.replace(/\s+/g, ' ').trim()
 
 /** How many supporting sentences appear in the extract. Whitespace is squashed so that two adjacent
  *  sentence units a peer joined with a newline still match a sentence the data set holds as one. */
@@ -164,7 +164,7 @@ function keywordCounter(context, task, budget) {
 }
 
 /** A BM25 library ranks the same sentence units; gpt-tokenizer counts them. */
-function bm25Sentences(context, task, budget) {
+export function bm25Sentences(context, task, budget) {
   const units = sentenceUnits(context)
   const index = new BM25(units.map((text) => ({ text })))
   // `search` returns the units scoring above 0, best first (ties in original order).

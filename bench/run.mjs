@@ -5,11 +5,12 @@ import { join } from 'node:path'
 
 import { machine, root, table } from './lib.mjs'
 import * as extract from './extract.mjs'
+import * as filter from './filter.mjs'
 import * as isolate from './isolate.mjs'
 import * as ledger from './ledger.mjs'
 import * as tokens from './tokens.mjs'
 
-const sections = [tokens, extract, isolate, ledger]
+const sections = [tokens, extract, isolate, filter, ledger]
 
 const m = machine()
 const parts = [

@@ -7,7 +7,7 @@
 import type { ArchitecturalContext, SubagentConfig } from '../index.js'
 import { describe } from './ledger-store.js'
 import { runBatch } from './parallel.js'
-import type { ResultCitation } from './result.js'
+import type { Citation } from './filter.js'
 import {
   type CheckedSpawnOptions,
   checkOptions,
@@ -62,7 +62,7 @@ export interface SubAgentResult {
   success: boolean
   /** The filtered result: what flows back to the parent (empty on failure). */
   summary: string
-  citations: ResultCitation[]
+  citations: Citation[]
   error?: SpawnError
   /** What the sub-agent reported in `usage`, else its prompt and raw result tokens. */
   tokensUsed: number

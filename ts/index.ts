@@ -38,4 +38,4 @@ export {
 export { spawnParallel, type ParallelMetrics, type ParallelResult, type SpawnParallelOptions } from './parallel.js'
 export * from './contract.js'
 export * from './manager.js'
-export type { ResultCitation } from './result.js'
+export * from './filter.js'

@@ -13,7 +13,7 @@ import { parseCompletionSummary, type SubtaskLedger } from './ledger.js'
 import { type AnyMessage, type Thread, toNativeMessages } from './messages.js'
 import { describe } from './ledger-store.js'
 import { sanitize } from './sanitize.js'
-import { filterResult, type ResultCitation } from './result.js'
+import { type Citation, filterSubagentResult } from './filter.js'
 
 /** What the package enforces around a subagent's run, and hands to `run` as well. */
 export interface SpawnLimits {
@@ -148,7 +148,7 @@ export interface SubagentOutcome {
   /** The filtered result (empty on failure). */
   content: string
   /** The sources the filtered result cites. */
-  citations: ResultCitation[]
+  citations: Citation[]
   error?: SpawnError
   metrics: SpawnMetrics
 }
@@ -507,7 +507,7 @@ export async function spawnChecked(
   const onOuterAbort = () => abort('aborted', o.signal!.reason)
   let timer: ReturnType<typeof setTimeout> | undefined
 
-  const finish = (failure?: SpawnError, filtered?: { content: string; citations: ResultCitation[] }): SubagentOutcome => {
+  const finish = (failure?: SpawnError, filtered?: { content: string; citations: Citation[] }): SubagentOutcome => {
     if (timer !== undefined) clearTimeout(timer)
     o.signal?.removeEventListener('abort', onOuterAbort)
     const end = performance.now()
@@ -671,7 +671,7 @@ export async function spawnChecked(
 
     let filtered
     try {
-      filtered = filterResult(normalized.value, task, {
+      filtered = filterSubagentResult(normalized.value, task, {
         maxTokens: o.resultTokens,
         ...(o.encoding && { encoding: o.encoding }),
         ...(o.minRelevance !== undefined && { minRelevance: o.minRelevance }),

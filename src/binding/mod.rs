@@ -12,6 +12,7 @@
 
 mod args;
 mod extract;
+mod filter;
 mod isolate;
 mod messages;
 mod rank;

@@ -234,6 +234,22 @@ export interface IsolationResult {
   }
 }
 
+export interface FilterOptions {
+  /** Cap on the filtered result's exact tokens, never exceeded. Default: no cap beyond relevance. */
+  maxTokens?: number
+  /** @default 'o200k_base' */
+  encoding?: Encoding
+  /** 0..1, relative to the most relevant segment; below it nothing is kept. @default 0.1 */
+  minRelevance?: number
+  /** Keep the definitions of the citations kept text uses (`[1]: https://…`). @default true */
+  keepCitations?: boolean
+}
+
+export interface FilterAsyncOptions extends FilterOptions {
+  /** Cancels the work; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal
+}
+
 export interface RankOptions {}
 
 export interface RankAsyncOptions extends RankOptions {

@@ -635,7 +635,7 @@ fn feedback(
 
 /// The kept segments in original order: adjacent ones joined by the source text
 /// between them, others by `elision`.
-fn assemble(text: &str, segments: &[Segment], kept: &[bool], elision: &str) -> String {
+pub(crate) fn assemble(text: &str, segments: &[Segment], kept: &[bool], elision: &str) -> String {
   let mut out = String::new();
   let mut last: Option<usize> = None;
   for (i, s) in segments.iter().enumerate().filter(|(i, _)| kept[*i]) {

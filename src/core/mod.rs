@@ -2,6 +2,7 @@
 
 pub mod cancel;
 pub mod extract;
+pub mod filter;
 pub mod isolate;
 pub mod message;
 pub mod parallel;

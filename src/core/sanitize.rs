@@ -173,7 +173,7 @@ impl Sanitizer {
   pub fn removals(&self, text: &str) -> (Vec<Range<usize>>, usize) {
     let (mut removals, mut found) = self.spans(text);
     let mut pass = 1;
-    while found > 0 {
+    while found > 0 && self.may_join(text, &removals) {
       let left = cut(text, &removals);
       let (spans, n) = self.spans(&left);
       if n == 0 {
@@ -201,6 +201,58 @@ impl Sanitizer {
       pass += 1;
     }
     (removals, found)
+  }
+
+  /// Whether removing `removals` (sorted, disjoint) from `text` could join the text
+  /// left around a cut into a new marker. Such a marker would start before the cut
+  /// with an opening bracket followed, up to the cut, only by what can come before a
+  /// marker's name ends (spaces, invisible characters, separators, `/`, escapes and
+  /// entities, and a name's letters): walking back from each cut over those finds its
+  /// bracket, or shows there is none. Conservative: a long walk answers yes. This
+  /// spares the second scan of a text in all but contrived cases.
+  fn may_join(&self, text: &str, removals: &[Range<usize>]) -> bool {
+    let bytes = text.as_bytes();
+    let letters_max = 3 * self.longest + 8;
+    for (k, r) in removals.iter().enumerate() {
+      if r.start == 0 || r.end >= text.len() {
+        continue;
+      }
+      let (mut i, mut before, mut letters, mut steps) = (r.start, k, 0, 0);
+      loop {
+        // Step over earlier removals that end where the walk stands.
+        while before > 0 && removals[before - 1].end == i {
+          before -= 1;
+          i = removals[before].start;
+        }
+        if i == 0 {
+          break;
+        }
+        let mut j = i - 1;
+        while !text.is_char_boundary(j) {
+          j -= 1;
+        }
+        let raw = text[j..i].chars().next().unwrap_or('\0');
+        let c = fold(raw);
+        let opens = |c: char| matches!(c, '[' | '<');
+        if opens(c) || (raw == '&' && entity(&bytes[j..]).is_some_and(|(e, _)| opens(fold(e)))) {
+          return true;
+        }
+        if c.is_ascii_alphabetic() {
+          letters += 1;
+        } else if !(c.is_ascii_digit() || is_space(c) || is_invisible(c) || "-_.*`~/\\&#;".contains(c)) {
+          break;
+        }
+        steps += 1;
+        if letters > letters_max {
+          break;
+        }
+        if steps > 4096 {
+          return true;
+        }
+        i = j;
+      }
+    }
+    false
   }
 
   /// The byte ranges of `text` to remove, sorted and disjoint, and how many markers
