@@ -72,7 +72,7 @@ export type SubagentRunResult =
   | string
   | readonly AnyMessage[]
   | { content: string; usage?: unknown; [key: string]: unknown }
-  | { text: string; usage?: unknown; steps?: readonly unknown[]; [key: string]: unknown }
+  | { text: string; usage?: unknown; steps?: readonly unknown[] }
 
 /** Why a spawn did not succeed. */
 export type SpawnFailureReason =
