@@ -121,7 +121,7 @@ export interface SpawnMetrics {
   ledgerTokens: number
   /** Tokens of the prompt `run` got. */
   promptTokens: number
-  /** Tokens of the result as the subagent returned it. */
+  /** Tokens of the result as the subagent returned it (messages: `countMessageTokens` of them all). */
   rawResultTokens: number
   /** Tokens of the filtered result: what flows back to the parent. */
   filteredResultTokens: number
@@ -140,6 +140,10 @@ export interface SpawnMetrics {
   runMs: number
   /** The package's own time: `durationMs - runMs`. */
   overheadMs: number
+  /** Of which: isolating the config (extraction from the thread included), on the thread pool. */
+  isolationMs: number
+  /** Of which: filtering the result. */
+  filterMs: number
 }
 
 export interface SubagentOutcome {
@@ -461,6 +465,8 @@ const zeroMetrics = (): SpawnMetrics => ({
   durationMs: 0,
   runMs: 0,
   overheadMs: 0,
+  isolationMs: 0,
+  filterMs: 0,
 })
 
 /**
@@ -573,6 +579,7 @@ export async function spawnChecked(
     const threadCap = cap === undefined ? undefined : Math.max(0, cap - (ledgerText ? metrics.ledgerTokens + 2 : 0))
     if (threadCap !== configCap) isolateConfig = withMaxContextTokens(fn, config, threadCap)
     let isolation
+    const isolationStarted = performance.now()
     try {
       isolation = await createIsolatedContextAsync(isolateConfig, o.thread ?? null, {
         signal: controller.signal,
@@ -584,6 +591,7 @@ export async function spawnChecked(
       if (configError) throw configError
       return finish({ reason: 'isolation-failed', message: errorMessage(error) })
     }
+    metrics.isolationMs = performance.now() - isolationStarted
     const im = isolation.metrics
     metrics.parentTokens = im.parentTokens
     metrics.isolatedTokens = im.isolatedTokens
@@ -670,6 +678,7 @@ export async function spawnChecked(
     }
 
     let filtered
+    const filterStarted = performance.now()
     try {
       filtered = filterSubagentResult(normalized.value, task, {
         maxTokens: o.resultTokens,
@@ -680,10 +689,15 @@ export async function spawnChecked(
     } catch (error) {
       return finish({ reason: 'filter-failed', message: errorMessage(error) })
     }
+    metrics.filterMs = performance.now() - filterStarted
     const fm = filtered.metrics
-    metrics.rawResultTokens = fm.originalTokens
+    // A result given as messages (the subagent's history) would reach the parent whole: it
+    // counts as such, though the filter reads only its final answer and the tool output it cites.
+    metrics.rawResultTokens = Array.isArray(normalized.value)
+      ? native.countMessageTokens(toNativeMessages(normalized.value), o.encoding ? { encoding: o.encoding } : undefined)
+      : fm.originalTokens
     metrics.filteredResultTokens = fm.filteredTokens
-    metrics.resultReductionRatio = fm.reductionRatio
+    metrics.resultReductionRatio = metrics.rawResultTokens === 0 ? 0 : 1 - fm.filteredTokens / metrics.rawResultTokens
     metrics.resultMarkersRemoved = fm.markersRemoved
     metrics.citationsKept = filtered.citations.length
     metrics.tokensUsed = normalized.usage ?? metrics.promptTokens + metrics.rawResultTokens
