@@ -62,10 +62,10 @@ describe('executeIsolatedSubAgent', () => {
     const run = () => 'x'
     await expect(executeIsolatedSubAgent({ ...contract('C'), contractId: '' }, { run })).rejects.toThrow(/`contract\.contractId`/)
     await expect(executeIsolatedSubAgent({ ...contract('C'), limits: { maxIterations: 1, maxTokens: 1 } } as never, { run })).rejects.toThrow(
-      /`contract\.limits\.timeoutMs` must be a number/,
+      /`contract\.limits\.timeoutMs` must be a whole number/,
     )
     await expect(executeIsolatedSubAgent({ ...contract('C'), limits: { maxIterations: 0, maxTokens: 1, timeoutMs: 1 } }, { run })).rejects.toThrow(
-      /`options\.limits\.maxIterations`/,
+      /`contract\.limits\.maxIterations`/,
     )
   })
 })

@@ -133,7 +133,12 @@ function readContract(fn: string, contract: unknown, path: string): { contract: 
   const l = c.limits as Record<string, unknown>
   const limits = { maxIterations: l.maxIterations, maxTokens: l.maxTokens, timeoutMs: l.timeoutMs }
   for (const [key, value] of Object.entries(limits)) {
-    if (typeof value !== 'number') typeError(fn, `${path}.limits.${key}`, 'a number', value)
+    const max = key === 'timeoutMs' ? 2_147_483_647 : Number.MAX_SAFE_INTEGER
+    const expected = `a whole number from 1 to ${max.toLocaleString('en-US')} or Infinity`
+    if (typeof value !== 'number') typeError(fn, `${path}.limits.${key}`, expected, value)
+    if (value !== Infinity && (!Number.isInteger(value) || value < 1 || value > max)) {
+      throw Object.assign(new RangeError(`${fn}: \`${path}.limits.${key}\` must be ${expected}, got ${value}`), { code: 'ERR_OUT_OF_RANGE' })
+    }
   }
   if (c.expectedOutput !== undefined && typeof c.expectedOutput !== 'string') typeError(fn, `${path}.expectedOutput`, 'a string', c.expectedOutput)
   const inputs = c.inputs ?? {}
