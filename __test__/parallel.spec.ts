@@ -61,7 +61,8 @@ describe('spawnParallel', () => {
         const { outcomes, metrics } = await spawnParallel(configs, { concurrency, run })
         expect(state.max).toBeLessThanOrEqual(concurrency)
         expect(metrics.maxInFlight).toBeLessThanOrEqual(concurrency)
-        expect(state.max).toBe(Math.min(concurrency, delays.length))
+        // The pool fills at once (how many runs overlap then depends on timing).
+        expect(metrics.maxInFlight).toBe(Math.min(concurrency, delays.length))
         expect(outcomes.map((o) => o.taskId)).toEqual(configs.map((c) => c.taskId))
         expect(outcomes.map((o) => o.content)).toEqual(configs.map((c) => `result of ${c.taskId}`))
       }),
@@ -120,7 +121,9 @@ describe('spawnParallel', () => {
       }
     })
     const configs = plan.map((_, i) => ({ taskId: String(i), task: `Subtask ${i}` }))
-    const { outcomes, metrics } = await spawnParallel(configs, { concurrency: 64, limits: { timeoutMs: 40 }, run })
+    // The timeout is generous for the runs that answer (a loaded machine must not turn them into timeouts)
+    // and short enough for the hung ones to keep the test quick.
+    const { outcomes, metrics } = await spawnParallel(configs, { concurrency: 100, limits: { timeoutMs: 500 }, run })
     await sleep(20)
     expect(outcomes).toHaveLength(1000)
     expect(outcomes.map((o) => o.taskId)).toEqual(configs.map((c) => c.taskId))
@@ -129,7 +132,7 @@ describe('spawnParallel', () => {
     for (const [i, o] of outcomes.entries()) {
       if (plan[i] === 'hang' || plan[i] === 'late-reject') expect(o.error?.reason).toBe('timeout')
     }
-    expect(state.max).toBeLessThanOrEqual(64)
+    expect(state.max).toBeLessThanOrEqual(100)
     expect(metrics.spawned).toBe(1000)
     expect(metrics.succeeded + metrics.failed).toBe(1000)
     expect(stray).toEqual([])
