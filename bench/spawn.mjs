@@ -154,7 +154,7 @@ async function overhead(say, records) {
     `A parent thread of ${tokens.toLocaleString('en-US')} tokens (o200k_base, by \`countMessageTokens\`): whole transcript prefixes from the first records, ${messages.length} messages. \`spawnSubagent\` with a context budget of ${CONTEXT_TOKENS.toLocaleString('en-US')} and a result budget of ${RESULT_TOKENS.toLocaleString('en-US')} tokens; \`run\` answers at once with the last eight messages of a transcript, so everything measured is the package: isolating (async, on the libuv pool: sanitizing and extracting from the whole thread), rendering and counting the prompt, filtering the result, the event. Medians of 15 spawns after 2 warm-ups; \`overheadMs = durationMs - runMs\` from each outcome's metrics.`,
   )
   say()
-  say(table(['case', 'overhead ms', 'of which isolation ms', 'filter ms', 'the rest (TypeScript layer) ms'], rows))
+  say(table(['case', 'overhead ms', 'of which isolation ms', 'filter ms', 'the rest: prompt, counting, event ms'], rows))
   say()
   say(`- ${bar(plainMedian <= 5, `the package's own overhead per spawn ≤ 5 ms median on a 100,000-token parent thread`)} (measured: ${fmt(plainMedian, 2)} ms)`)
   say()
