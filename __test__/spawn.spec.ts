@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
+import { pino } from 'pino'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
 import {
@@ -107,6 +108,17 @@ describe('spawnSubagent', () => {
     expect(log).not.toHaveBeenCalled()
     expect(error).not.toHaveBeenCalled()
     expect(write).not.toHaveBeenCalled()
+  })
+
+  it('logs its one event through a real pino logger', async () => {
+    const lines: Record<string, unknown>[] = []
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) })
+    await spawnSubagent(configFor('A.1'), { fullThreadContext: thread, logger, run: () => 'A.1 done: emails are validated.' })
+    await spawnSubagent({ task: 'x' }, { logger, run: () => 42 as never })
+    expect(lines).toHaveLength(2)
+    expect(lines[0]).toMatchObject({ level: 30, msg: 'subagent finished', type: 'subagent.spawn', taskId: 'A.1', success: true })
+    expect(typeof lines[0]!.parentTokens).toBe('number')
+    expect(lines[1]).toMatchObject({ msg: 'subagent failed: invalid-result', success: false, reason: 'invalid-result' })
   })
 
   it('never mutates the config or the thread', async () => {
