@@ -79,7 +79,7 @@ describe('ArchitecturalContext.fromProject', () => {
   })
 
   it('stays within maxTokens', async () => {
-    for (const maxTokens of [80, 150, 400]) {
+    for (let maxTokens = 50; maxTokens <= 400; maxTokens += 10) {
       const c = await ArchitecturalContext.fromProject(root, { maxTokens })
       const deps = Object.entries(c.dependencies).map(([n, v]) => `- ${n}: ${v}`)
       const all = [c.projectStructure, ...c.keyPatterns, ...c.relevantAdrs, ...deps, c.namingConventions, c.trackNomenclature].join('\n')

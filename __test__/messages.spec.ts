@@ -63,10 +63,30 @@ describe('LangChain.js messages', () => {
     const expected = extractRelevantContext(openai, task, { siblingTasks: ['A.2 fix the README typo'], maxTokens: 120 })
     expect(result.relevantContext).toBe(expected.relevantContext)
     expect(result.relevantMessages!.length).toBe(expected.relevantMessages!.length)
-    for (const m of result.relevantMessages!) expect(messages).toContain(m)
+    // The caller's own objects, but for a sanitized copy of the one with a marker.
+    for (const m of result.relevantMessages!) if (!messages.includes(m)) expect(JSON.stringify(m)).toContain('unchecked. "')
     const kept = new Set(result.relevantMessages)
     expect(kept.has(messages[2]!)).toBe(kept.has(messages[3]!))
+    expect(kept.has(messages[3]!)).toBe(true)
     expect(JSON.stringify(messages)).toBe(before)
+  })
+
+  it('come back as sanitized LangChain messages when they hold a marker', () => {
+    for (const form of ['instance', 'serialized', 'stored'] as const) {
+      const original = langchain()
+      const messages =
+        form === 'instance' ? original : form === 'serialized' ? JSON.parse(JSON.stringify(original)) : mapChatMessagesToStoredMessages(original)
+      const before = JSON.stringify(messages)
+      const result = extractRelevantContext(messages, 'Why does createUser insert the body unchecked?', {})
+      const marked = result.relevantMessages!.find((m) => JSON.stringify(m).includes('unchecked'))
+      expect(marked, form).toBeDefined()
+      expect(messages).not.toContain(marked)
+      expect(isLangChainMessage(marked)).toBe(true)
+      expect(JSON.stringify(marked)).not.toMatch(/INTERNAL|ask Ana/)
+      expect(toNativeMessages([marked!])[0]).toMatchObject({ role: 'assistant' })
+      if (form === 'instance') expect(marked).toBeInstanceOf(AIMessage)
+      expect(JSON.stringify(messages)).toBe(before)
+    }
   })
 
   it('work as the thread of createIsolatedContext and spawnSubagent', async () => {

@@ -388,11 +388,20 @@ async function fromProject(root: string, options: FromProjectOptions = {}): Prom
   }
   while (tokensOf(context) > maxTokens && context.keyPatterns.length > 0) context.keyPatterns = context.keyPatterns.slice(0, -1)
   if (tokensOf(context) > maxTokens) {
-    // Only the root line and its first entries are left to cut.
+    // Only the root line and its first entries are left to cut, then the conventions.
     const lines = context.projectStructure.split('\n')
     while (tokensOf(context) > maxTokens && lines.length > 1) {
       lines.pop()
       context.projectStructure = lines.join('\n')
+    }
+    const parts = context.namingConventions ? context.namingConventions.split('; ') : []
+    while (tokensOf(context) > maxTokens && parts.length > 0) {
+      parts.pop()
+      context.namingConventions = parts.join('; ')
+    }
+    // A root name longer than the whole budget: cut it.
+    while (tokensOf(context) > maxTokens && context.projectStructure.length > 1) {
+      context.projectStructure = `${context.projectStructure.slice(0, Math.floor(context.projectStructure.length * 0.8))}…`
     }
   }
   return context

@@ -7,6 +7,7 @@
 // indices into the caller's. The package does not depend on `@langchain/core`: messages
 // are recognized by shape.
 import type { Message, OpenAIMessage } from '../index.js'
+import { cleanMessage } from './clean-messages.js'
 
 /**
  * A `@langchain/core` message instance (`HumanMessage`, `AIMessage`, `SystemMessage`,
@@ -175,4 +176,32 @@ export function toNativeThread<T extends string | readonly AnyMessage[] | null |
   thread: T,
 ): T extends readonly AnyMessage[] ? Message[] : T {
   return (Array.isArray(thread) ? toNativeMessages(thread) : thread) as never
+}
+
+/**
+ * `message`, or a sanitized copy of it when it holds an internal marker or a thinking block
+ * (see `cleanMessage`). A LangChain message stays one: an instance is rebuilt by its own
+ * constructor (so its serialized form carries only the clean content), the serialized and
+ * stored forms are copied with clean content. The caller's object is never changed.
+ */
+export function cleanAnyMessage<M>(message: M): M {
+  const lc = langChainFields(message)
+  if (lc === undefined) return cleanMessage(message as Message) as M
+  const probe = { role: 'user', content: lc.fields.content } as Message
+  const cleaned = cleanMessage(probe)
+  if (cleaned === probe) return message
+  const content = (cleaned as { content: unknown }).content
+  const m = message as Record<string, unknown>
+  if (typeof m.getType === 'function' || typeof m._getType === 'function') {
+    const kwargs = (typeof m.lc_kwargs === 'object' && m.lc_kwargs !== null ? m.lc_kwargs : {}) as Record<string, unknown>
+    const Ctor = (m as { constructor?: new (fields: unknown) => M }).constructor
+    try {
+      if (typeof Ctor === 'function' && (Ctor as unknown) !== Object) return new Ctor({ ...kwargs, content })
+    } catch {
+      // A constructor that wants other arguments: copy the instance instead.
+    }
+    return Object.assign(Object.create(Object.getPrototypeOf(message)), message, { content, lc_kwargs: { ...kwargs, content } }) as M
+  }
+  if ('kwargs' in m) return { ...m, kwargs: { ...(m.kwargs as object), content } } as M
+  return { ...m, data: { ...(m.data as object), content } } as M
 }

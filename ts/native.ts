@@ -2,7 +2,7 @@
 // async forms that follow the conventions of `settle.ts`.
 import * as native from '../index.js'
 import { settle } from './settle.js'
-import { type AnyMessage, toNativeMessages } from './messages.js'
+import { type AnyMessage, cleanAnyMessage, toNativeMessages } from './messages.js'
 import type { CountAsyncOptions, CountOptions, ExtractAsyncOptions, ExtractOptions, Message } from '../index.js'
 
 export type {
@@ -75,8 +75,9 @@ function toResult<M>(
     },
   }
   if (raw.relevantMessageIndices && Array.isArray(fullContext)) {
-    // The caller's own objects, LangChain messages included (conversion is one for one).
-    result.relevantMessages = Array.from(raw.relevantMessageIndices, (i) => fullContext[i]!)
+    // The caller's own objects, LangChain messages included (conversion is one for one); one
+    // that holds an internal marker or a thinking block comes back as a sanitized copy.
+    result.relevantMessages = Array.from(raw.relevantMessageIndices, (i) => cleanAnyMessage(fullContext[i]!))
   }
   if (options?.audit) result.dropped = dropped
   return result
@@ -85,7 +86,8 @@ function toResult<M>(
 /**
  * The part of `fullContext` (a string, or chat messages in any of the three formats)
  * that `task` needs, within `options.maxTokens` exact tokens, without what belongs to
- * `options.siblingTasks`. For messages, `relevantMessages` holds the input's own objects.
+ * `options.siblingTasks`. For messages, `relevantMessages` holds the input's own objects (a sanitized
+ * copy of one that holds an internal marker or a thinking block).
  */
 export function extractRelevantContext<M extends AnyMessage = Message>(
   fullContext: string | readonly M[],
