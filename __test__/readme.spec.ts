@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest'
 const root = join(import.meta.dirname, '..')
 
 describe('README', () => {
-  it('has a usage example that runs and prints what its comments say', () => {
+  it.each(['## Usage', '## Spawning subagents'])('has an example under %s that runs and prints what its comments say', (heading) => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8')
-    const usage = readme.split('## Usage')[1]?.match(/```js\n([\s\S]*?)```/)?.[1]
+    const usage = readme.split(heading)[1]?.match(/```js\n([\s\S]*?)```/)?.[1]
     expect(usage).toBeDefined()
     const code = usage!.replace("from 'subagent-context'", `from ${JSON.stringify(join(root, 'dist', 'index.js'))}`)
     const dir = mkdtempSync(join(tmpdir(), 'readme-'))

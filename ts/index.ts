@@ -16,4 +16,26 @@ export {
   type LedgerState,
   type LedgerStore,
 } from './ledger-store.js'
+export * from './messages.js'
+export * from './architecture.js'
+export {
+  DEFAULT_RESULT_TOKENS,
+  DEFAULT_TIMEOUT_MS,
+  SubagentBlockedError,
+  spawnSubagent,
+  type SpawnBudget,
+  type SpawnError,
+  type SpawnEvent,
+  type SpawnFailureReason,
+  type SpawnLimits,
+  type SpawnLogger,
+  type SpawnMetrics,
+  type SpawnOptions,
+  type SubagentOutcome,
+  type SubagentRunInput,
+  type SubagentRunResult,
+} from './spawn.js'
+export { spawnParallel, type ParallelMetrics, type ParallelResult, type SpawnParallelOptions } from './parallel.js'
+export * from './contract.js'
+export * from './manager.js'
 export * from './filter.js'

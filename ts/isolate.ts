@@ -10,14 +10,13 @@ import type {
   IsolateOptions,
   IsolationResult,
   MarkerRule,
-  Message,
   SubagentConfig,
   SubagentContext,
 } from '../index.js'
 import { settle } from './settle.js'
+import { type AnyMessage, toNativeThread } from './messages.js'
 
 export type {
-  ArchitecturalContext,
   IsolateAsyncOptions,
   IsolateOptions,
   IsolationResult,
@@ -262,23 +261,23 @@ function toResult(raw: native.NativeIsolation, dropped: string[]): IsolationResu
  */
 export function createIsolatedContext(
   config: SubagentConfig,
-  fullThreadContext?: string | Message[] | null,
+  fullThreadContext?: string | readonly AnyMessage[] | null,
   options?: IsolateOptions | null,
 ): IsolationResult {
   const { plain, dropped } = readConfig('createIsolatedContext', config)
-  return toResult(native.createIsolatedContext(plain as never, fullThreadContext, options), dropped)
+  return toResult(native.createIsolatedContext(plain as never, toNativeThread(fullThreadContext), options), dropped)
 }
 
 /** `createIsolatedContext` on the libuv thread pool; `options.signal` cancels it. */
 export function createIsolatedContextAsync(
   config: SubagentConfig,
-  fullThreadContext?: string | Message[] | null,
+  fullThreadContext?: string | readonly AnyMessage[] | null,
   options?: IsolateAsyncOptions | null,
 ): Promise<IsolationResult> {
   return settle(options, () => {
     const { plain, dropped } = readConfig('createIsolatedContextAsync', config)
     return native
-      .createIsolatedContextAsync(plain as never, fullThreadContext, options)
+      .createIsolatedContextAsync(plain as never, toNativeThread(fullThreadContext), options)
       .then((raw) => toResult(raw, dropped))
   })
 }

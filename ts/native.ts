@@ -1,9 +1,9 @@
 // Token counting and extraction: the native calls, with results shaped for users and
 // async forms that follow the conventions of `settle.ts`.
 import * as native from '../index.js'
-import { cleanMessage } from './clean-messages.js'
 import { settle } from './settle.js'
-import type { ExtractAsyncOptions, ExtractionResult, ExtractOptions, Message } from '../index.js'
+import { type AnyMessage, cleanAnyMessage, toNativeMessages } from './messages.js'
+import type { CountAsyncOptions, CountOptions, ExtractAsyncOptions, ExtractOptions, Message } from '../index.js'
 
 export type {
   AiSdkMessage,
@@ -12,39 +12,56 @@ export type {
   CountOptions,
   Encoding,
   ExtractAsyncOptions,
-  ExtractionResult,
   ExtractOptions,
   Message,
   OpenAIMessage,
 } from '../index.js'
 
 export const countTokens = native.countTokens
-export const countMessageTokens = native.countMessageTokens
+/**
+ * Tokens of a list of chat messages (OpenAI Chat, Anthropic Messages, Vercel AI SDK or
+ * LangChain.js messages): per message 3 framing tokens plus its role, `name` (+1), text,
+ * thinking, tool results, and each tool call's name and JSON arguments (+3); plus 3 once
+ * for the reply. Images and files count 0.
+ */
+export function countMessageTokens(messages: readonly AnyMessage[], options?: CountOptions | null): number {
+  return native.countMessageTokens(toNativeMessages(messages), options)
+}
 
 export const countTokensAsync: typeof native.countTokensAsync = (text, options) =>
   settle(options, () => native.countTokensAsync(text, options))
 
-export const countMessageTokensAsync: typeof native.countMessageTokensAsync = (messages, options) =>
-  settle(options, () => native.countMessageTokensAsync(messages, options))
+/** `countMessageTokens` on the libuv thread pool (the messages are read on the calling thread). */
+export function countMessageTokensAsync(messages: readonly AnyMessage[], options?: CountAsyncOptions | null): Promise<number> {
+  return settle(options, () => native.countMessageTokensAsync(toNativeMessages(messages), options))
+}
+
+/**
+ * What extraction returns (see `index.d.ts`); for message input, `relevantMessages` holds
+ * the caller's own message objects, of the caller's own type (LangChain messages included).
+ */
+export type ExtractionResult<M = Message> = Omit<native.ExtractionResult, 'relevantMessages'> & { relevantMessages?: M[] }
+
+const toNative = (c: string | readonly AnyMessage[]): string | Message[] => (Array.isArray(c) ? toNativeMessages(c) : (c as string))
 
 const REASONS = [undefined, 'irrelevant', 'sibling', 'budget', 'internal'] as const
 
 /** Builds the result users see from the native columns (cheap to cross the boundary). */
-function toResult(
+function toResult<M>(
   raw: native.NativeExtraction,
-  fullContext: string | Message[],
+  fullContext: string | readonly M[],
   options: ExtractOptions | null | undefined,
-): ExtractionResult {
+): ExtractionResult<M> {
   const count = raw.scores.length
-  const segments: ExtractionResult['segments'] = new Array(count)
-  const dropped: NonNullable<ExtractionResult['dropped']> = []
+  const segments: native.ExtractionResult['segments'] = new Array(count)
+  const dropped: NonNullable<native.ExtractionResult['dropped']> = []
   for (let index = 0; index < count; index++) {
     const code = raw.dropped[index]!
     segments[index] = { index, score: raw.scores[index]!, tokens: raw.tokens[index]!, kept: code === 0 }
     const reason = REASONS[code]
     if (reason) dropped.push({ index, reason })
   }
-  const result: ExtractionResult = {
+  const result: ExtractionResult<M> = {
     relevantContext: raw.relevantContext,
     keywords: raw.keywords,
     segments,
@@ -58,7 +75,9 @@ function toResult(
     },
   }
   if (raw.relevantMessageIndices && Array.isArray(fullContext)) {
-    result.relevantMessages = Array.from(raw.relevantMessageIndices, (i) => cleanMessage(fullContext[i]!))
+    // The caller's own objects, LangChain messages included (conversion is one for one); one
+    // that holds an internal marker or a thinking block comes back as a sanitized copy.
+    result.relevantMessages = Array.from(raw.relevantMessageIndices, (i) => cleanAnyMessage(fullContext[i]!))
   }
   if (options?.audit) result.dropped = dropped
   return result
@@ -70,21 +89,21 @@ function toResult(
  * `options.siblingTasks`. For messages, `relevantMessages` holds the input's own objects (a sanitized
  * copy of one that holds an internal marker or a thinking block).
  */
-export function extractRelevantContext(
-  fullContext: string | Message[],
+export function extractRelevantContext<M extends AnyMessage = Message>(
+  fullContext: string | readonly M[],
   task: string,
   options?: ExtractOptions | null,
-): ExtractionResult {
-  return toResult(native.extractRelevantContext(fullContext, task, options), fullContext, options)
+): ExtractionResult<M> {
+  return toResult(native.extractRelevantContext(toNative(fullContext), task, options), fullContext, options)
 }
 
 /** `extractRelevantContext` on the libuv thread pool; `options.signal` cancels it. */
-export function extractRelevantContextAsync(
-  fullContext: string | Message[],
+export function extractRelevantContextAsync<M extends AnyMessage = Message>(
+  fullContext: string | readonly M[],
   task: string,
   options?: ExtractAsyncOptions | null,
-): Promise<ExtractionResult> {
-  return settle(options, () => native.extractRelevantContextAsync(fullContext, task, options)).then((raw) =>
+): Promise<ExtractionResult<M>> {
+  return settle(options, () => native.extractRelevantContextAsync(toNative(fullContext), task, options)).then((raw) =>
     toResult(raw, fullContext, options),
   )
 }

@@ -1,0 +1,211 @@
+// spawnParallel: many subagents from one parent thread, at most `concurrency` at a time.
+// Each spawn is isolated from the others: one that fails, hangs or aborts resolves its own
+// outcome and the rest go on. The batch's signal aborts what is still running and what
+// has not started.
+import { setMaxListeners } from 'node:events'
+
+import type { SubagentConfig } from '../index.js'
+import {
+  type CheckedSpawnOptions,
+  checkConfig,
+  checkOptions,
+  errorText,
+  failedOutcome,
+  type SpawnFailureReason,
+  type SpawnOptions,
+  spawnChecked,
+  type SubagentOutcome,
+} from './spawn.js'
+
+export interface SpawnParallelOptions extends SpawnOptions {
+  /** Subagents running at once (isolation, `run` and filtering). @default 4 */
+  concurrency?: number
+  /**
+   * With `fullThreadContext`: give each subagent the other configs' tasks (id and text)
+   * as `siblingTasks`, beside its own, so that what belongs to them stays out of its
+   * context extract.
+   * @default true
+   */
+  siblings?: boolean
+  /** Called as each outcome arrives (in completion order), with its input index. What it throws is ignored. */
+  onOutcome?: (outcome: SubagentOutcome, index: number) => void
+}
+
+/** Totals over a batch. */
+export interface ParallelMetrics {
+  spawned: number
+  succeeded: number
+  failed: number
+  /** Failures by reason. */
+  failures: Partial<Record<SpawnFailureReason, number>>
+  /** Most subagents in flight at once (never above `concurrency`). */
+  maxInFlight: number
+  /**
+   * Tokens added to the parent's context by the batch with isolation: the filtered
+   * results only (a failed subagent adds none).
+   */
+  parentGrowthTokens: number
+  /** What the parent's context would have grown by without filtering: every raw result. */
+  parentGrowthWithoutIsolation: number
+  /** Sum of `budget.resultTokens` over the subagents: the bound on `parentGrowthTokens`. */
+  resultBudgetTokens: number
+  /** Tokens the subagents were given (their prompts). */
+  promptTokens: number
+  /** Tokens they would have inherited without isolation (each its parent thread and config). */
+  inheritedTokensWithoutIsolation: number
+  /** Wall time of the batch. */
+  durationMs: number
+  /** The package's own time, summed over the subagents (everything but `run`). */
+  overheadMs: number
+}
+
+export interface ParallelResult {
+  /** One per config, in input order. */
+  outcomes: SubagentOutcome[]
+  metrics: ParallelMetrics
+}
+
+/**
+ * Spawns a subagent for each config (see `spawnSubagent`), at most `concurrency` at a
+ * time, and resolves once all have outcomes: in input order, with totals. Never rejects
+ * because of a subagent; only invalid arguments reject (a `TypeError` or `RangeError`
+ * naming the field). An invalid field deep in one config fails that subagent alone
+ * (reason `'invalid-config'`).
+ */
+export async function spawnParallel(configs: readonly SubagentConfig[], options: SpawnParallelOptions): Promise<ParallelResult> {
+  const fn = 'spawnParallel'
+  if (!Array.isArray(configs)) {
+    throw Object.assign(new TypeError(`${fn}: \`configs\` must be an array of SubagentConfig`), { code: 'ERR_INVALID_ARG_TYPE' })
+  }
+  const heads = configs.map((c, i) => checkConfig(fn, c, `configs[${i}]`))
+  const checked = checkOptions(fn, options)
+  const o = options as SpawnParallelOptions
+  const concurrency = o.concurrency ?? 4
+  if (concurrency !== Infinity && (typeof concurrency !== 'number' || !Number.isInteger(concurrency) || concurrency < 1)) {
+    const E = typeof concurrency === 'number' ? RangeError : TypeError
+    throw Object.assign(new E(`${fn}: \`options.concurrency\` must be a whole number ≥ 1 or Infinity, got ${String(concurrency)}`), {
+      code: typeof concurrency === 'number' ? 'ERR_OUT_OF_RANGE' : 'ERR_INVALID_ARG_TYPE',
+    })
+  }
+  if (o.onOutcome !== undefined && typeof o.onOutcome !== 'function') {
+    throw Object.assign(new TypeError(`${fn}: \`options.onOutcome\` must be a function`), { code: 'ERR_INVALID_ARG_TYPE' })
+  }
+  const siblings = o.siblings ?? true
+  return runBatch(fn, configs, heads, checked, { concurrency, siblings, onOutcome: o.onOutcome })
+}
+
+/** The batch after its arguments were checked (shared with the contracts). */
+export async function runBatch(
+  fn: string,
+  configs: readonly SubagentConfig[],
+  heads: { task: string; taskId: string }[],
+  checked: CheckedSpawnOptions,
+  {
+    concurrency,
+    siblings,
+    onOutcome,
+    optionsFor,
+  }: {
+    concurrency: number
+    siblings: boolean
+    onOutcome?: (outcome: SubagentOutcome, index: number) => void
+    /** Options of one spawn when they differ (the contracts' limits); the batch's signal replaces theirs. */
+    optionsFor?: (index: number) => CheckedSpawnOptions
+  },
+): Promise<ParallelResult> {
+  const started = performance.now()
+  // One internal signal for the batch: the caller's signal gets one listener, however many
+  // subagents run; the spawns listen to this one, which may have many listeners.
+  const batch = new AbortController()
+  setMaxListeners(0, batch.signal)
+  const outer = checked.signal
+  const onOuterAbort = () => batch.abort(outer!.reason)
+  if (outer?.aborted) batch.abort(outer.reason)
+  else outer?.addEventListener('abort', onOuterAbort, { once: true })
+  const inner: CheckedSpawnOptions = { ...checked, signal: batch.signal }
+  const optionsOf = (i: number): CheckedSpawnOptions => (optionsFor ? { ...optionsFor(i), signal: batch.signal } : inner)
+
+  const outcomes: SubagentOutcome[] = new Array(configs.length)
+  let next = 0
+  let inFlight = 0
+  let maxInFlight = 0
+  const one = async (i: number): Promise<SubagentOutcome> => {
+    const head = heads[i]!
+    // Siblings only matter when there is a thread to extract from.
+    const config = siblings && checked.thread !== undefined && configs.length > 1 ? withSiblings(configs[i]!, heads, i) : configs[i]!
+    const options = optionsOf(i)
+    try {
+      return await spawnChecked(fn, config, head, options)
+    } catch (error) {
+      return failedOutcome(options, head.taskId, { reason: 'invalid-config', message: errorText(error) })
+    }
+  }
+  const worker = async () => {
+    while (next < configs.length) {
+      const i = next++
+      inFlight++
+      maxInFlight = Math.max(maxInFlight, inFlight)
+      const outcome = await one(i)
+      inFlight--
+      outcomes[i] = outcome
+      if (onOutcome) {
+        try {
+          onOutcome(outcome, i)
+        } catch {
+          // The caller's progress callback must not break the batch.
+        }
+      }
+    }
+  }
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, configs.length) }, worker))
+  } finally {
+    outer?.removeEventListener('abort', onOuterAbort)
+  }
+
+  const metrics: ParallelMetrics = {
+    spawned: outcomes.length,
+    succeeded: 0,
+    failed: 0,
+    failures: {},
+    maxInFlight,
+    parentGrowthTokens: 0,
+    parentGrowthWithoutIsolation: 0,
+    resultBudgetTokens: 0,
+    promptTokens: 0,
+    inheritedTokensWithoutIsolation: 0,
+    durationMs: performance.now() - started,
+    overheadMs: 0,
+  }
+  for (const [i, outcome] of outcomes.entries()) {
+    const m = outcome.metrics
+    metrics.resultBudgetTokens += optionsFor ? optionsFor(i).resultTokens : checked.resultTokens
+    if (outcome.success) {
+      metrics.succeeded++
+      metrics.parentGrowthTokens += m.filteredResultTokens
+    } else {
+      metrics.failed++
+      const reason = outcome.error!.reason
+      metrics.failures[reason] = (metrics.failures[reason] ?? 0) + 1
+    }
+    metrics.parentGrowthWithoutIsolation += m.rawResultTokens
+    metrics.promptTokens += m.promptTokens
+    metrics.inheritedTokensWithoutIsolation += m.parentTokens
+    metrics.overheadMs += m.overheadMs
+  }
+  return { outcomes, metrics }
+}
+
+/** `config` with the other configs' tasks added to its `siblingTasks` (a plain copy; the caller's object is untouched). */
+function withSiblings(config: SubagentConfig, heads: { task: string; taskId: string }[], self: number): SubagentConfig {
+  const others = heads.filter((_, j) => j !== self).map((h) => `${h.taskId} ${h.task}`)
+  let copy: Record<string, unknown>
+  try {
+    copy = { ...config }
+  } catch {
+    return config // reading it threw: isolation reports that, naming the field
+  }
+  const own = copy.siblingTasks
+  copy.siblingTasks = Array.isArray(own) ? [...own, ...others] : own === undefined || own === null ? others : own
+  return copy as unknown as SubagentConfig
+}
