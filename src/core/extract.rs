@@ -693,7 +693,7 @@ fn mark_sanitized(doc: &mut Doc, region: Range<usize>, sanitizer: &Sanitizer) {
   }
 }
 
-pub(crate) fn assemble(text: &str, segments: &[Segment], kept: &[bool], elision: &str) -> String {
+fn assemble(text: &str, segments: &[Segment], kept: &[bool], elision: &str) -> String {
   let mut out = String::new();
   let mut last: Option<usize> = None;
   for (i, s) in segments.iter().enumerate().filter(|(i, _)| kept[*i]) {

@@ -18,7 +18,7 @@ use std::ops::Range;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::core::cancel::{Cancel, Cancelled};
-use crate::core::extract::{assemble, DEFAULT_ELISION};
+use crate::core::extract::DEFAULT_ELISION;
 use crate::core::message::{Message, Part};
 use crate::core::relevance::{scores, Index};
 use crate::core::sanitize::{cut, Action, Form, MarkerRule, Sanitizer};
@@ -47,6 +47,12 @@ impl Default for FilterOptions {
 }
 
 pub const DEFAULT_MIN_RELEVANCE: f32 = 0.1;
+
+/// How many candidates left out by the estimates are offered the room they left.
+const REFILL: usize = 32;
+
+/// After this many candidates in a row too big for the room left, the rest are not tried.
+const MISSES: usize = 256;
 
 /// Without a budget, a result this short is returned whole (after cleaning).
 pub const SHORT: usize = 256;
@@ -111,7 +117,12 @@ pub fn filter_result(
   let original_tokens = counter.count_cancellable(result, cancel)?;
   let (text, markers_removed) = clean(result);
   cancel.check()?;
-  let tokens = counter.count_cancellable(&text, cancel)?;
+  // Cleaning usually removes nothing; then the count is the same.
+  let tokens = if text.len() == result.len() {
+    original_tokens
+  } else {
+    counter.count_cancellable(&text, cancel)?
+  };
   let fits = match options.max_tokens {
     Some(cap) => tokens <= cap,
     None => tokens <= SHORT,
@@ -241,6 +252,10 @@ struct Report {
   /// Per segment: the code block it introduces (it ends its paragraph with `:` and
   /// the code follows).
   introduces: Vec<Option<usize>>,
+  /// Every unit in text order (definitions follow the segments in unit numbering),
+  /// and the unit number of each.
+  by_position: Vec<Range<usize>>,
+  order: Vec<usize>,
 }
 
 impl Report {
@@ -289,12 +304,19 @@ impl Report {
         (intro && next.kind == Kind::Code && next.block == s.block + 1).then_some(i + 1)
       })
       .collect();
-    Report {
+    let mut report = Report {
       segments,
       definitions,
       cites,
       introduces,
-    }
+      by_position: Vec::new(),
+      order: Vec::new(),
+    };
+    let ranges: Vec<Range<usize>> = report.units().map(|(_, r)| r).collect();
+    report.order = (0..ranges.len()).collect();
+    report.order.sort_by_key(|&i| ranges[i].start);
+    report.by_position = report.order.iter().map(|&i| ranges[i].clone()).collect();
+    report
   }
 
   /// Every unit with its range: the segments, then the definitions.
@@ -374,19 +396,31 @@ impl Report {
       .filter(|&i| relevance[i] >= threshold && self.segments[i].kind != Kind::Heading)
       .collect();
     order.sort_by(|&a, &b| relevance[b].total_cmp(&relevance[a]).then(a.cmp(&b)));
-    let tokens: Vec<usize> = self.units().map(|(_, r)| counter.count(&text[r])).collect();
-    cancel.check()?;
+    // Units are counted when first needed: most are never candidates.
+    let ranges: Vec<Range<usize>> = self.units().map(|(_, r)| r).collect();
+    let mut counted: Vec<Option<usize>> = vec![None; ranges.len()];
     // Optimistic estimates (no elision markers, which only come between pieces that are
     // not adjacent); the exact count below has the last word.
     let mut kept = vec![false; n + self.definitions.len()];
     let mut used = 0;
     let mut chosen = Vec::new();
+    let mut misses = 0;
     for &i in &order {
+      // Past a full budget, or a long run of candidates too big for what is left,
+      // counting the rest of a long result buys nothing.
+      if options.max_tokens.is_some_and(|cap| used >= cap) || misses == MISSES {
+        break;
+      }
       let needs = self.needs(i, options);
-      let cost: usize = needs.iter().filter(|&&u| !kept[u]).map(|&u| tokens[u]).sum();
+      let mut cost = 0;
+      for &u in needs.iter().filter(|&&u| !kept[u]) {
+        cost += *counted[u].get_or_insert_with(|| counter.count(&text[ranges[u].clone()]));
+      }
       if options.max_tokens.is_some_and(|cap| used + cost > cap) {
+        misses += 1;
         continue;
       }
+      misses = 0;
       for u in needs {
         kept[u] = true;
       }
@@ -403,6 +437,22 @@ impl Report {
           for u in self.needs(i, options) {
             kept[u] = true;
           }
+        }
+      }
+      // Estimates leave room unused: offer it to the next candidates, counted exactly.
+      let mut offers = 0;
+      for &i in &order {
+        if offers == REFILL || kept[i] {
+          continue;
+        }
+        offers += 1;
+        cancel.check()?;
+        let mut trial = kept.clone();
+        for u in self.needs(i, options) {
+          trial[u] = true;
+        }
+        if counter.count(&self.render(text, &trial)) <= cap {
+          kept = trial;
         }
       }
     }
@@ -432,23 +482,30 @@ impl Report {
   /// The kept units in order: adjacent segments joined by the text between them,
   /// others by the elision marker.
   fn render(&self, text: &str, kept: &[bool]) -> String {
-    let ranges: Vec<Segment> = self
-      .units()
-      .map(|(i, r)| Segment {
-        start: r.start,
-        end: r.end,
-        kind: Kind::Text,
-        block: i,
-        heading: None,
-        message: 0,
-      })
-      .collect();
-    // Definitions follow the segments in `units`; order everything by position.
-    let mut order: Vec<usize> = (0..ranges.len()).collect();
-    order.sort_by_key(|&i| ranges[i].start);
-    let sorted: Vec<Segment> = order.iter().map(|&i| ranges[i].clone()).collect();
-    let flags: Vec<bool> = order.iter().map(|&i| kept[i]).collect();
-    assemble(text, &sorted, &flags, DEFAULT_ELISION)
+    let mut out = String::new();
+    let mut last: Option<usize> = None;
+    let n = self.segments.len();
+    for (p, unit) in self
+      .by_position
+      .iter()
+      .enumerate()
+      .filter(|(p, _)| kept[self.order[*p]])
+    {
+      if let Some(l) = last {
+        let both_definitions = self.order[l] >= n && self.order[p] >= n;
+        if l + 1 == p {
+          out.push_str(&text[self.by_position[l].end..unit.start]);
+        } else if both_definitions {
+          // A list of sources with some left out is still a list: no elision.
+          out.push('\n');
+        } else {
+          out.push_str(DEFAULT_ELISION);
+        }
+      }
+      out.push_str(&text[unit.start..unit.end]);
+      last = Some(p);
+    }
+    out
   }
 
   /// The citations of the kept segments, each once, in order of first use.
