@@ -69,8 +69,8 @@ export interface ExtractOptions {
   /** @default 'o200k_base' */
   encoding?: Encoding
   /**
-   * 0..1, relative to the best segment: what scores below it is never kept, however much
-   * room is left.
+   * 0..1, relative to the best segment outside the section (or message) that holds the
+   * best one: what scores below it is never kept, however much room is left.
    * @default 0.2
    */
   minRelevance?: number

@@ -89,7 +89,9 @@ pub fn isolate(
     sibling_tasks: settings.sibling_tasks.clone(),
     ..Options::default()
   };
+  // The task id too: plan lines and messages name it ("A.2: …"), and ids are strong terms.
   let terms = [
+    config.task_id.as_ref(),
     Some(&config.task),
     config.original_query.as_ref(),
     config.instructions.as_ref(),
