@@ -341,4 +341,81 @@ mod tests {
     let rc = i.context.relevant_context.unwrap();
     assert!(rc.contains("5 per minute") && !rc.contains("secret plan"), "{rc}");
   }
+
+  mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    const OWN: [&str; 10] = [
+      "login", "rate", "limit", "session", "token", "cookie", "password", "endpoint", "throttle", "auth",
+    ];
+    const SIBLING: [&str; 9] = [
+      "invoice",
+      "billing",
+      "postgres",
+      "migration",
+      "email",
+      "german",
+      "translate",
+      "onboarding",
+      "ledger",
+    ];
+
+    fn words(pool: &[&str], picks: &[usize]) -> String {
+      picks
+        .iter()
+        .map(|&i| pool[i % pool.len()])
+        .collect::<Vec<_>>()
+        .join(" ")
+    }
+
+    proptest! {
+      #![proptest_config(ProptestConfig { cases: 10_000, ..ProptestConfig::default() })]
+      /// Random tasks and sibling tasks (their words marked SIB), threads mixing both,
+      /// and marked notes (SECRET) in the thread and in every field: no sibling text and
+      /// no marked content reaches the isolated context or the prompt.
+      #[test]
+      fn no_sibling_text_and_no_marked_content_gets_through(
+        own in proptest::collection::vec(0usize..10, 3..8),
+        siblings in proptest::collection::vec(proptest::collection::vec(0usize..9, 3..8), 1..4),
+        layout in proptest::collection::vec(0u8..3, 2..8),
+        cap in proptest::option::of(5usize..200),
+      ) {
+        let task = words(&OWN, &own);
+        let sibling_tasks: Vec<String> = siblings.iter().map(|w| format!("SIB {}", words(&SIBLING, w))).collect();
+        let paragraphs: Vec<String> = layout
+          .iter()
+          .enumerate()
+          .map(|(i, kind)| match kind {
+            0 => format!("{task} step {i}."),
+            1 => format!("{} step {i}.", sibling_tasks[i % sibling_tasks.len()]),
+            _ => format!("{task} note {i}. [INTERNAL] SECRET {task}"),
+          })
+          .collect();
+        let config = SubagentContext {
+          task: task.clone(),
+          task_id: Some("T.1".into()),
+          instructions: Some(format!("{task} <thinking>SECRET</thinking>")),
+          constraints: vec![format!("keep it small [PRIVATE] SECRET")],
+          files: vec![("a.ts".into(), "<scratchpad>SECRET".into())],
+          ..SubagentContext::default()
+        };
+        let settings = Settings {
+          sibling_tasks: sibling_tasks.clone(),
+          max_context_tokens: cap,
+          encoding: Encoding::O200kBase,
+          sanitizer: Sanitizer::default(),
+        };
+        let thread = Thread::Text(paragraphs.join("\n\n"));
+        let i = isolate(&config, Some(&thread), &settings, &Cancel::new()).unwrap();
+        let prompt = render_prompt(&i.context);
+        prop_assert!(!prompt.contains("SECRET"), "{}", prompt);
+        prop_assert!(!prompt.contains("SIB"), "{}", prompt);
+        if let Some(cap) = cap {
+          let rc = i.context.relevant_context.as_deref().unwrap_or("");
+          prop_assert!(crate::core::tokens::count_tokens(rc, Encoding::O200kBase) <= cap);
+        }
+      }
+    }
+  }
 }
