@@ -48,7 +48,10 @@ fn run(target: &str) {
   for case in 0..cases() {
     let bytes = generator.bytes(if case % 10 == 0 { 2048 } else { 256 });
     let outcome = std::panic::catch_unwind(|| check(&bytes));
-    assert!(outcome.is_ok(), "{target}: generated case {case} fails on {bytes:?}");
+    assert!(
+      outcome.is_ok(),
+      "{target}: generated case {case} fails on {bytes:?}"
+    );
   }
 }
 
@@ -127,13 +130,21 @@ fn reused_call_ids_never_leave_an_orphan_call() {
     call(r#"{"path":"README.md"}"#),
     result("weather report: sunny"),
   ];
-  let e = extract_messages(&messages, "rate limiter memory leak", &Options::default(), &Cancel::new()).unwrap();
+  let e = extract_messages(
+    &messages,
+    "rate limiter memory leak",
+    &Options::default(),
+    &Cancel::new(),
+  )
+  .unwrap();
   let kept = e.messages.unwrap();
   // Every kept call is followed by a kept result of its id.
   for (k, &i) in kept.iter().enumerate() {
     if matches!(messages[i].parts[0], Part::ToolCall { .. }) {
       assert!(
-        kept.get(k + 1).is_some_and(|&j| matches!(messages[j].parts[0], Part::ToolResult { .. })),
+        kept
+          .get(k + 1)
+          .is_some_and(|&j| matches!(messages[j].parts[0], Part::ToolResult { .. })),
         "call {i} kept without its result: {kept:?}"
       );
     }

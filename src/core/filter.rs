@@ -310,6 +310,11 @@ impl Report {
   /// Each segment's relevance to `task`, scored on a copy of the report in which every
   /// paragraph that cites sources is titled by them.
   fn scores(&self, text: &str, task: &str) -> Vec<f32> {
+    // A report of citation definitions only (`[…]: x`) has nothing to score, and the
+    // scorer is not to be asked about no segments (fuzz/regressions/filter).
+    if self.segments.is_empty() {
+      return Vec::new();
+    }
     let mut titled = String::with_capacity(text.len() + 64 * self.definitions.len());
     // Per segment: its offset in `titled` minus its offset in `text`.
     let mut shift = vec![0isize; self.segments.len()];
@@ -708,6 +713,13 @@ mod tests {
       ..FilterOptions::default()
     };
     filter_result(result, task, &options, &Cancel::new()).unwrap()
+  }
+
+  #[test]
+  fn a_result_of_definitions_only_over_its_budget_does_not_panic() {
+    // Found by fuzzing: no segment to score (only a citation definition).
+    let f = run("\u{b}[…]:m", "", Some(1));
+    assert!(f.filtered_tokens <= 1);
   }
 
   const REPORT: &str = "# Findings\n\n\
