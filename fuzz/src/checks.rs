@@ -264,6 +264,24 @@ fn rules(input: &mut Input) -> Vec<MarkerRule> {
     .collect()
 }
 
+/// The default markers in their plain spelling.
+const PLAIN_MARKERS: &[&str] = &[
+  "[internal]",
+  "[/internal]",
+  "[private]",
+  "[/private]",
+  "[confidential]",
+  "[/confidential]",
+  "<internal>",
+  "</internal>",
+  "<thinking>",
+  "</thinking>",
+  "<scratchpad>",
+  "</scratchpad>",
+  "<system-reminder>",
+  "</system-reminder>",
+];
+
 pub fn sanitize(data: &[u8]) {
   let mut input = Input::new(data);
   let extra = rules(&mut input);
@@ -280,6 +298,15 @@ pub fn sanitize(data: &[u8]) {
     );
     if once.removed == 0 {
       assert_eq!(once.text, text, "nothing removed but the text changed");
+    }
+    // Independent of the scanner: no default marker is left in its plain spelling.
+    let lower = once.text.to_lowercase();
+    for plain in PLAIN_MARKERS {
+      assert!(
+        !lower.contains(plain),
+        "{plain} left in {:?} (from {text:?})",
+        once.text
+      );
     }
     let twice = sanitizer.sanitize(&once.text);
     assert_eq!(

@@ -212,11 +212,13 @@ impl Sanitizer {
   /// spares the second scan of a text in all but contrived cases.
   fn may_join(&self, text: &str, removals: &[Range<usize>]) -> bool {
     let bytes = text.as_bytes();
-    // A cut can also change a tag before it without joining anything: a tag whose
-    // attributes ran into the cut text (malformed there, so weak) can end well-formed,
-    // or at the end of the text, once it is gone, and so become a marker. Any tag
-    // opener before a cut therefore means a second scan (fuzz/regressions/sanitize).
-    if let Some(last) = removals.iter().map(|r| r.start).max() {
+    // A cut can also change a tag without joining anything: a tag whose attributes
+    // ran into the cut text (malformed there, so weak) can end well-formed, or at the
+    // end of the text, once it is gone, and so become a marker; and a cut that takes
+    // the start of a weak tag bares what its attributes ran over (a closing tag, say).
+    // Any tag opener before the end of a cut therefore means a second scan
+    // (fuzz/regressions/sanitize).
+    if let Some(last) = removals.iter().map(|r| r.end).max() {
       let is_opener = |(j, c): (usize, char)| {
         fold(c) == '<' || (c == '&' && entity(&bytes[j..]).is_some_and(|(e, _)| fold(e) == '<'))
       };
@@ -328,7 +330,10 @@ impl Sanitizer {
       }
       match self.marker_at(text, i) {
         Some(m) => {
-          i = m.end;
+          // A weak tag is a marker only if a closer pairs with it, so what its
+          // attributes run over is scanned too: `<thinking a<b [INTERNAL] x>` must not
+          // hide the bracket marker, nor `<thinking a<b </thinking>` its closer.
+          i = if m.weak { i + utf8_width(bytes[i]) } else { m.end };
           out.push(m);
         }
         None => i += utf8_width(bytes[i]),
@@ -799,11 +804,20 @@ mod tests {
     for text in [
       "&M<\u{2028}\u{2028}todo\u{2028}to[INTERNAL][INTERNAL]",
       "keep <todo x=\"1\" [PRIVATE] y",
+      "1[PRIVATE]<thinking\r\0\0\n\n\n\n=\n\n\n\n\n\u{1}\0\0X\n\n\n888887</thinking>",
+      "1[PRIVATE]<thinking\n\nmid\n\nend</thinking>",
     ] {
       let once = s.sanitize(text);
       let twice = s.sanitize(&once.text);
       assert_eq!((twice.removed, &twice.text), (0, &once.text), "{text:?}");
     }
+  }
+
+  #[test]
+  fn a_weak_tag_hides_no_marker_inside_its_attributes() {
+    // Found by fuzzing: the attributes of a malformed (weak) tag were skipped whole.
+    assert_eq!(clean("x <thinking a<b [INTERNAL] secret> y"), "x <thinking a<b ");
+    assert!(!clean("a <internal b<c </internal> d").contains("</internal>"));
   }
 
   #[test]
