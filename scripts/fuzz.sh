@@ -36,6 +36,7 @@ printf '\n%-10s %8s %12s %10s %8s  %s\n' target seconds executions 'execs/s' cor
 for t in "${targets[@]}"; do
   mkdir -p "work/$t" "corpus/$t" "artifacts/$t"
   log="work/$t.log"
+  started=$SECONDS
   set +e
   cargo fuzz run -s none "$t" "work/$t" "corpus/$t" -- \
     -max_total_time="$seconds" -max_len=8192 -timeout=30 -rss_limit_mb=4096 \
@@ -43,7 +44,11 @@ for t in "${targets[@]}"; do
   code=$?
   set -e
   runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
-  took=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | grep -oE 'in [0-9]+' | grep -oE '[0-9]+' || echo "$seconds")
+  took=$((SECONDS - started))
+  if [ "$runs" = 0 ]; then
+    # Stopped by a finding: the last status line has the count.
+    runs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#' || echo 0)
+  fi
   corpus=$(find "work/$t" -type f | wc -l)
   result=ok
   if [ "$code" -ne 0 ]; then
@@ -51,7 +56,9 @@ for t in "${targets[@]}"; do
     status=1
     mkdir -p "regressions/$t"
     for a in artifacts/"$t"/*; do
-      [ -f "$a" ] && cp "$a" "regressions/$t/" && result="$result; saved regressions/$t/$(basename "$a")"
+      if [ -f "$a" ] && [ ! -f "regressions/$t/$(basename "$a")" ]; then
+        cp "$a" "regressions/$t/" && result="$result; saved regressions/$t/$(basename "$a")"
+      fi
     done
   fi
   rate=$(( took > 0 ? runs / took : runs ))
