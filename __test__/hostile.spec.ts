@@ -17,6 +17,7 @@ import {
   filterSubagentResult,
   filterSubagentResultAsync,
   rankByRelevance,
+  RelevanceIndex,
   renderPrompt,
   sanitize,
   sanitizeAsync,
@@ -59,6 +60,10 @@ function isPiecesOf(output: string, input: string, elision = '\n[…]\n'): boole
 }
 
 const MB = 1024 * 1024
+
+/** `text` with lone surrogates replaced by U+FFFD (`String.prototype.toWellFormed`, Node 20+). */
+const wellFormed = (text: string) =>
+  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
 
 describe('huge input', () => {
   // A line that tokenizes on its own (it ends in punctuation and a newline), so a text
@@ -204,11 +209,11 @@ describe('odd objects', () => {
     const text = 'start \uD800 middle \uDFFF end \uDBFF\uDBFF [INTERNAL] gone\n\nkept \uDC00'
     expect(unchanged(text, () => countTokens(text))).toBe(oracle(text))
     expect(countTokens(text, { encoding: 'cl100k_base' })).toBe(cl100k.encode_ordinary(text).length)
-    expect(countTokens(text)).toBe(countTokens(text.toWellFormed()))
+    expect(countTokens(text)).toBe(countTokens(wellFormed(text)))
     const s = sanitize(text)
     expect(s).toEqual({ text: 'start \uD800 middle \uDFFF end \uDBFF\uDBFF \n\nkept \uDC00', removed: 1 })
     const e = extractRelevantContext(text, 'middle end kept')
-    expect(isPiecesOf(e.relevantContext, text.toWellFormed())).toBe(true)
+    expect(isPiecesOf(e.relevantContext, wellFormed(text))).toBe(true)
   })
 
   it('NUL bytes: ordinary characters everywhere', () => {
@@ -259,6 +264,9 @@ describe('odd objects', () => {
       [() => extractRelevantContext('t', 'k', { siblingTasks: [5] } as never), '`options.siblingTasks[0]` must be a string'],
       [() => rankByRelevance('q', ['a', 2] as never), 'rankByRelevance: `documents[1]` must be a string'],
       [() => countTokens('x', { encoding: 200 } as never), '`options.encoding` must be one of'],
+      [() => new RelevanceIndex().add(7 as never), 'RelevanceIndex.add: `text` must be a string'],
+      [() => new RelevanceIndex().search(null as never), 'RelevanceIndex.search: `query` must be a string'],
+      [() => new RelevanceIndex().remove('1' as never), 'RelevanceIndex.remove: `id`'],
     ]
     for (const [call, message] of cases) {
       expect(call).toThrow(TypeError)
@@ -288,6 +296,7 @@ describe('odd objects', () => {
     expect(filterSubagentResult(text, 'rate', { maxTokens: Infinity }).content).toBe(filterSubagentResult(text, 'rate').content)
     expect(extractRelevantContext(text, 'rate limiter', { maxTokens: 0 }).relevantContext).toBe('')
     expect(filterSubagentResult(text, 'rate', { maxTokens: 0 }).metrics.filteredTokens).toBe(0)
+    for (const bad of [NaN, -1, 1.5, Infinity]) expect(() => new RelevanceIndex().remove(bad)).toThrow(RangeError)
   })
 
   it('frozen and sealed inputs: same answers as mutable ones, inputs untouched', () => {

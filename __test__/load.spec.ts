@@ -17,6 +17,7 @@ import {
   extractRelevantContextAsync,
   filterSubagentResult,
   rankByRelevance,
+  RelevanceIndex,
   sanitize,
   sanitizeAsync,
 } from '../dist/index.js'
@@ -28,6 +29,20 @@ const workerFile = join(__dirname, 'fixtures', 'load-worker.mjs')
 describe('10,000 concurrent async calls of each native function', () => {
   it.each(Object.keys(functions))('%s: all complete, results equal the sync form', async (name) => {
     expect(await concurrent(name, 10_000)).toEqual([])
+  })
+})
+
+describe('RelevanceIndex (sync only) under load', () => {
+  it('10,000 documents added, searched and half removed, with consistent answers', () => {
+    const index = new RelevanceIndex()
+    const ids = Array.from({ length: 10_000 }, (_, i) => index.add(`ticket${i} the rate limiter note ${i % 7}`))
+    expect(ids).toEqual(Array.from({ length: 10_000 }, (_, i) => i))
+    for (let i = 0; i < 10_000; i += 97) expect(index.search(`ticket${i}`)[0]?.id).toBe(i)
+    for (let i = 0; i < 10_000; i += 2) expect(index.remove(i)).toBe(true)
+    expect(index.size).toBe(5_000)
+    expect(index.remove(0)).toBe(false)
+    expect(index.search('ticket42').map((h) => h.id)).not.toContain(42)
+    expect(index.search('ticket43')[0]?.id).toBe(43)
   })
 })
 

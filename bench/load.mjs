@@ -6,6 +6,8 @@
 //   node --expose-gc bench/load.mjs --check <calls per function> <rounds>
 //
 // prints one JSON line: { ok, rss: [MiB per round], failures: [...] }.
+import { readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import * as sc from '../dist/index.js'
@@ -108,6 +110,59 @@ export async function rounds(calls, count, onRound = () => {}) {
 /** Whether RSS after the last round is within 10 % of round 2's. */
 export const flat = (rss) => rss.at(-1) <= rss[1] * 1.1
 
+/** Deterministic random lowercase words: slow to count, no two alike. */
+function randomWords(bytes, length = 300) {
+  let x = 1
+  const random = () => ((x ^= x << 13), (x ^= x >>> 17), (x ^= x << 5), x >>> 0)
+  const words = []
+  for (let n = 0; n < bytes; n += length + 1) {
+    words.push(Array.from({ length }, () => String.fromCharCode(97 + (random() % 26))).join(''))
+  }
+  return words.join(' ')
+}
+
+/** How long after `abort()` each async function rejects, on a large input. */
+async function abortLatencies() {
+  const text = 'The rate limiter keeps idle clients forever. Weather is fine today.\n\n'.repeat(400_000) // 28 MB
+  const messages = Array.from({ length: 200_000 }, (_, i) => ({
+    role: i % 2 ? 'assistant' : 'user',
+    content: 'The rate limiter keeps idle clients forever. Weather is fine.',
+  }))
+  const words = randomWords(16_000_000)
+  const cases = [
+    ['countTokensAsync (16 MB of random words)', (o) => sc.countTokensAsync(words, o)],
+    ['countMessageTokensAsync (200,000 messages)', (o) => sc.countMessageTokensAsync(messages, o)],
+    ['extractRelevantContextAsync (28 MB text)', (o) => sc.extractRelevantContextAsync(text, 'rate limiter', o)],
+    ['extractRelevantContextAsync (200,000 messages)', (o) => sc.extractRelevantContextAsync(messages, 'rate limiter', o)],
+    ['createIsolatedContextAsync (28 MB thread)', (o) => sc.createIsolatedContextAsync({ task: 'rate limiter' }, text, o)],
+    ['sanitizeAsync (16 MB)', (o) => sc.sanitizeAsync(words, o)],
+    ['filterSubagentResultAsync (28 MB, 100 tokens)', (o) => sc.filterSubagentResultAsync(text, 'rate limiter', { maxTokens: 100, ...o })],
+    ['rankByRelevanceAsync (100,000 documents)', (o) => sc.rankByRelevanceAsync('rate limiter', Array(100_000).fill('The rate limiter keeps idle clients forever.'), o)],
+  ]
+  const rows = []
+  for (const [name, call] of cases) {
+    collect()
+    let t = performance.now()
+    await call({})
+    const full = performance.now() - t
+    const controller = new AbortController()
+    const at = full / 3
+    t = performance.now()
+    const pending = call({ signal: controller.signal })
+    setTimeout(() => controller.abort(), at)
+    let outcome = 'finished (abort came too late)'
+    try {
+      await pending
+    } catch (e) {
+      outcome = e.name === 'AbortError' ? 'AbortError' : String(e)
+    }
+    const took = performance.now() - t
+    rows.push(`| ${name} | ${full.toFixed(0)} | ${at.toFixed(0)} | ${outcome} | ${took.toFixed(0)} | ${Math.max(0, took - at).toFixed(0)} |`)
+    console.error(`bench/load: abort ${name}: ${outcome} ${(took - at).toFixed(0)} ms after abort`)
+  }
+  return rows
+}
+
 /** For BENCHMARKS.md. */
 export async function run() {
   const calls = 10_000
@@ -131,7 +186,26 @@ export async function run() {
     '| round | RSS (MiB) | time (s) |',
     '|---:|---:|---:|',
     ...rows,
+    '',
+    '### Cancellation latency',
+    '',
+    'Each async function on a large input, aborted a third of the way through its unaborted time (one call at a time; the sync part of a call, reading the arguments, runs before the timer can fire). Counting checks its signal every MiB of text; extraction, isolation and filtering check it between phases (segmenting, indexing, scoring, selecting), so they stop later.',
+    '',
+    '| call | full (ms) | abort at (ms) | outcome | settled after (ms) | after the abort (ms) |',
+    '|---|---:|---:|---|---:|---:|',
+    ...(await abortLatencies()),
   ].join('\n')
+}
+
+/** Puts `section` into BENCHMARKS.md in place of its previous version (or at the end). */
+export function writeSection(section) {
+  const path = join(dirname(fileURLToPath(import.meta.url)), '..', 'BENCHMARKS.md')
+  const old = readFileSync(path, 'utf8')
+  const start = old.indexOf('## Load: concurrency and memory')
+  const next = start < 0 ? -1 : old.indexOf('\n## ', start + 1)
+  const updated =
+    start < 0 ? `${old.trimEnd()}\n\n${section}\n` : `${old.slice(0, start)}${section}\n${next < 0 ? '' : old.slice(next)}`
+  writeFileSync(path, updated)
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -140,6 +214,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const { rss, failures } = await rounds(Number(callsArg ?? 1000), Number(roundsArg ?? 20))
     console.log(JSON.stringify({ ok: failures.length === 0 && flat(rss), rss: rss.map((m) => Math.round(m)), failures }))
   } else {
-    console.log(await run())
+    // Alone (`node --expose-gc bench/load.mjs --write`): also updates its section of BENCHMARKS.md.
+    const section = await run()
+    if (flag === '--write') writeSection(section)
+    console.log(section)
   }
 }

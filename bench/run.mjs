@@ -8,9 +8,10 @@ import * as extract from './extract.mjs'
 import * as filter from './filter.mjs'
 import * as isolate from './isolate.mjs'
 import * as ledger from './ledger.mjs'
+import * as load from './load.mjs'
 import * as tokens from './tokens.mjs'
 
-const sections = [tokens, extract, isolate, filter, ledger]
+const sections = [tokens, extract, isolate, filter, ledger, load]
 
 const m = machine()
 const parts = [
