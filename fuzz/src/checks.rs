@@ -665,8 +665,11 @@ impl Generator {
   }
 }
 
+/// A target's checker.
+pub type Check = fn(&[u8]);
+
 /// The targets by name, for the short pass.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Check)] = &[
   ("sanitize", sanitize),
   ("segment", segment),
   ("extract", extract),
