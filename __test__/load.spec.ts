@@ -175,6 +175,19 @@ describe('cancelling through AbortSignal', () => {
     expect(freed).toBeLessThan(full / 2)
   }, 60_000)
 
+  it('an aborted count of one giant word (8 MB, no spaces) stops inside the word', async () => {
+    // Merging one 8 MB word takes seconds; the count must not hold its thread that long.
+    const word = 'a'.repeat(8_000_000)
+    const c = new AbortController()
+    const work = countTokensAsync(word, { signal: c.signal })
+    await new Promise((r) => setTimeout(r, 100))
+    const aborted = performance.now()
+    c.abort()
+    // The call settles when its work returns, so this is how long the thread stayed busy.
+    await expect(work).rejects.toMatchObject({ name: 'AbortError' })
+    expect(performance.now() - aborted).toBeLessThan(2_000)
+  }, 60_000)
+
   it('an aborted extraction stops before it would have finished', async () => {
     // Extraction checks its signal between phases (segmenting, indexing, scoring and
     // selection are not interrupted inside), so it stops later than a count does;
