@@ -134,6 +134,29 @@ describe('extractRelevantContext on messages', () => {
     expect(r.relevantMessages).not.toContain(thread[0])
   })
 
+  it('drops marked content as internal, and returns a sanitized copy of a message that holds it', () => {
+    const marked: Message[] = [
+      { role: 'user', content: 'Validate emails in createUser (src/api/users.ts).' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'createUser emails: the user seems annoyed', signature: 's' },
+          { type: 'text', text: 'createUser must validate emails.\n\n[INTERNAL] createUser emails: blame the intern' },
+        ],
+      },
+    ]
+    const before = structuredClone(marked)
+    const r = extractRelevantContext(marked, 'validate emails in createUser', { audit: true })
+    expect(r.relevantContext).toContain('createUser must validate emails.')
+    expect(r.relevantContext).not.toMatch(/annoyed|intern/)
+    expect(r.dropped!.filter((d) => d.reason === 'internal').length).toBeGreaterThanOrEqual(2)
+    expect(r.relevantMessages![0]).toBe(marked[0])
+    expect(r.relevantMessages![1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'createUser must validate emails.\n\n' }] })
+    expect(marked).toEqual(before)
+    const text = extractRelevantContext('Emails must be validated. <scratchpad>emails: skip tests</scratchpad>\n\nOther.', 'validate emails')
+    expect(text.relevantContext).not.toContain('skip tests')
+  })
+
   it('reads Anthropic and AI SDK threads alike', () => {
     const anthropic: Message[] = [
       { role: 'user', content: 'Fix the leak in src/middleware/rate-limit.ts' },

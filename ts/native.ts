@@ -1,6 +1,7 @@
 // Token counting and extraction: the native calls, with results shaped for users and
 // async forms that follow the conventions of `settle.ts`.
 import * as native from '../index.js'
+import { cleanMessage } from './clean-messages.js'
 import { settle } from './settle.js'
 import type { ExtractAsyncOptions, ExtractionResult, ExtractOptions, Message } from '../index.js'
 
@@ -57,7 +58,7 @@ function toResult(
     },
   }
   if (raw.relevantMessageIndices && Array.isArray(fullContext)) {
-    result.relevantMessages = Array.from(raw.relevantMessageIndices, (i) => fullContext[i]!)
+    result.relevantMessages = Array.from(raw.relevantMessageIndices, (i) => cleanMessage(fullContext[i]!))
   }
   if (options?.audit) result.dropped = dropped
   return result
@@ -66,7 +67,8 @@ function toResult(
 /**
  * The part of `fullContext` (a string, or chat messages in any of the three formats)
  * that `task` needs, within `options.maxTokens` exact tokens, without what belongs to
- * `options.siblingTasks`. For messages, `relevantMessages` holds the input's own objects.
+ * `options.siblingTasks`. For messages, `relevantMessages` holds the input's own objects (a sanitized
+ * copy of one that holds an internal marker or a thinking block).
  */
 export function extractRelevantContext(
   fullContext: string | Message[],

@@ -10,12 +10,15 @@
 //!    marker between pieces that were not adjacent, and counted exactly: if the join
 //!    made it larger than the budget, the least relevant pieces go until it fits.
 
+use std::ops::Range;
+
 use rustc_hash::FxHashMap;
 
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::message::{Message, Part, REPLY_PRIMER};
 use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
 use crate::core::relevance::{scores, Index};
+use crate::core::sanitize::Sanitizer;
 use crate::core::segment::{segment, Granularity, Kind, Segment};
 use crate::core::terms::{is_identifier, normalize, words, Terms};
 use crate::core::tokens::{Counter, Encoding};
@@ -129,7 +132,8 @@ pub fn extract_text(
 ) -> Result<Extraction, Cancelled> {
   let mut segments = Vec::new();
   segment(text, 0, 0, options.granularity, &mut segments, 0);
-  let doc = Doc::new(text.to_owned(), segments);
+  let mut doc = Doc::new(text.to_owned(), segments);
+  mark_sanitized(&mut doc, 0..text.len(), &Sanitizer::default());
   let (extraction, _) = select(
     &doc,
     task,
@@ -190,6 +194,7 @@ fn render(messages: &[Message], granularity: Granularity) -> Doc {
   let mut results: Vec<(usize, usize, String)> = Vec::new(); // segment range of a result, and its call id
   let mut calls: FxHashMap<String, usize> = FxHashMap::default(); // call id -> segment of the call line
   let mut block = 0;
+  let mut regions = Vec::with_capacity(messages.len());
   for (i, m) in messages.iter().enumerate() {
     let start = text.len();
     text.push_str("### ");
@@ -257,8 +262,13 @@ fn render(messages: &[Message], granularity: Granularity) -> Doc {
         block,
       );
     }
+    regions.push(start..text.len());
   }
   let mut doc = Doc::new(text, segments);
+  let sanitizer = Sanitizer::default();
+  for region in regions {
+    mark_sanitized(&mut doc, region, &sanitizer);
+  }
   for (a, b) in internal_ranges {
     doc.internal[a..b].iter_mut().for_each(|x| *x = true);
   }
@@ -635,6 +645,32 @@ fn feedback(
 
 /// The kept segments in original order: adjacent ones joined by the source text
 /// between them, others by `elision`.
+/// Marks as internal every segment of `region` (one message, or the whole text) that
+/// a marker covers, even in part: an `[INTERNAL]` note, a `<thinking>` block, what
+/// an unclosed tag leaves to the end of the message. A segment is kept whole or not
+/// at all, so one that holds a marker goes whole (fail closed).
+fn mark_sanitized(doc: &mut Doc, region: Range<usize>, sanitizer: &Sanitizer) {
+  let (removals, _) = sanitizer.removals(&doc.text[region.clone()]);
+  if removals.is_empty() {
+    return;
+  }
+  let first = doc.segments.partition_point(|s| s.end <= region.start);
+  let mut r = 0;
+  for k in first..doc.segments.len() {
+    let s = &doc.segments[k];
+    if s.start >= region.end {
+      break;
+    }
+    let (a, b) = (s.start - region.start, s.end - region.start);
+    while r < removals.len() && removals[r].end <= a {
+      r += 1;
+    }
+    if removals.get(r).is_some_and(|x| x.start < b) {
+      doc.internal[k] = true;
+    }
+  }
+}
+
 pub(crate) fn assemble(text: &str, segments: &[Segment], kept: &[bool], elision: &str) -> String {
   let mut out = String::new();
   let mut last: Option<usize> = None;
@@ -661,6 +697,33 @@ mod tests {
 
   fn run(task: &str, options: Options) -> Extraction {
     extract_text(THREAD, task, &options, &Cancel::new()).unwrap()
+  }
+
+  #[test]
+  fn marked_content_is_dropped_as_internal() {
+    let text =
+      "## Users\n\nEmails must be validated. [INTERNAL] the users route is a mess, do not say so.\n\n\
+<thinking>users route: maybe rewrite</thinking> The users route needs lower-cased emails.";
+    let e = extract_text(
+      text,
+      "validate emails in the users route",
+      &Options::default(),
+      &Cancel::new(),
+    )
+    .unwrap();
+    assert!(e.text.contains("Emails must be validated."), "{}", e.text);
+    assert!(
+      !e.text.contains("mess") && !e.text.contains("rewrite"),
+      "{}",
+      e.text
+    );
+    assert_eq!(
+      e.segments
+        .iter()
+        .filter(|s| s.dropped == Some(Reason::Internal))
+        .count(),
+      2
+    );
   }
 
   #[test]
