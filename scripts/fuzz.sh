@@ -44,7 +44,9 @@ for t in "${targets[@]}"; do
   code=$?
   set -e
   runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
-  took=$((SECONDS - started))
+  # Fuzzing time as libFuzzer reports it (not the build before it), else the wall clock.
+  took=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | grep -oE 'in [0-9]+' | grep -oE '[0-9]+' || true)
+  took=${took:-$((SECONDS - started))}
   if [ "$runs" = 0 ]; then
     # Stopped by a finding: the last status line has the count.
     runs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#' || echo 0)
