@@ -8,10 +8,11 @@ import * as extract from './extract.mjs'
 import * as filter from './filter.mjs'
 import * as isolate from './isolate.mjs'
 import * as ledger from './ledger.mjs'
+import * as load from './load.mjs'
 import * as spawn from './spawn.mjs'
 import * as tokens from './tokens.mjs'
 
-const sections = [tokens, extract, isolate, filter, ledger, spawn]
+const sections = [tokens, extract, isolate, filter, ledger, spawn, load]
 
 const m = machine()
 const parts = [

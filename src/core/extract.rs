@@ -300,42 +300,34 @@ fn select_messages(
     }
     i
   }
+  // A result answers the latest call before it with its id (ids can be reused); a call
+  // the input never answered (an agent's pending last action) cannot be sent without
+  // its result: its unit is kept only when asked for (system, recent).
   let mut caller: FxHashMap<&str, usize> = FxHashMap::default();
+  let mut calls: Vec<(usize, &str)> = Vec::new();
+  let mut answered: rustc_hash::FxHashSet<(usize, &str)> = rustc_hash::FxHashSet::default();
   for (i, m) in messages.iter().enumerate() {
     for p in &m.parts {
-      if let Part::ToolCall { id, .. } = p {
-        caller.insert(id.as_str(), i);
-      }
-    }
-  }
-  for (i, m) in messages.iter().enumerate() {
-    for p in &m.parts {
-      if let Part::ToolResult { call_id, .. } = p {
-        if let Some(&c) = caller.get(call_id.as_str()) {
-          let (a, b) = (root(&mut parent, i), root(&mut parent, c));
-          parent[a] = b;
+      match p {
+        Part::ToolCall { id, .. } => {
+          caller.insert(id.as_str(), i);
+          calls.push((i, id.as_str()));
         }
+        Part::ToolResult { call_id, .. } => {
+          if let Some(&c) = caller.get(call_id.as_str()) {
+            let (a, b) = (root(&mut parent, i), root(&mut parent, c));
+            parent[a] = b;
+            answered.insert((c, call_id.as_str()));
+          }
+        }
+        _ => {}
       }
     }
   }
   let units: Vec<usize> = (0..messages.len()).map(|i| root(&mut parent, i)).collect();
-  // A call the input never answered (an agent's pending last action) cannot be sent
-  // without its result: its unit is kept only when asked for (system, recent).
-  let answered: rustc_hash::FxHashSet<&str> = messages
-    .iter()
-    .flat_map(|m| m.parts.iter())
-    .filter_map(|p| match p {
-      Part::ToolResult { call_id, .. } => Some(call_id.as_str()),
-      _ => None,
-    })
-    .collect();
   let mut unanswered = vec![false; messages.len()];
-  for (i, m) in messages.iter().enumerate() {
-    if m
-      .parts
-      .iter()
-      .any(|p| matches!(p, Part::ToolCall { id, .. } if !answered.contains(id.as_str())))
-    {
+  for &(i, id) in &calls {
+    if !answered.contains(&(i, id)) {
       unanswered[units[i]] = true;
     }
   }

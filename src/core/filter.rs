@@ -332,6 +332,11 @@ impl Report {
   /// Each segment's relevance to `task`, scored on a copy of the report in which every
   /// paragraph that cites sources is titled by them.
   fn scores(&self, text: &str, task: &str) -> Vec<f32> {
+    // A report of citation definitions only (`[…]: x`) has nothing to score, and the
+    // scorer is not to be asked about no segments (fuzz/regressions/filter).
+    if self.segments.is_empty() {
+      return Vec::new();
+    }
     let mut titled = String::with_capacity(text.len() + 64 * self.definitions.len());
     // Per segment: its offset in `titled` minus its offset in `text`.
     let mut shift = vec![0isize; self.segments.len()];
@@ -747,6 +752,14 @@ fn join_split_markers(text: &str, segments: &mut Vec<Segment>) {
     let next = b_start + cut + (body[cut..].len() - body[cut..].trim_start().len());
     if next >= b_end {
       segments.remove(i + 1);
+      // Heading indices after it move down one (fuzz/regressions/filter).
+      for s in segments.iter_mut() {
+        if let Some(h) = s.heading.as_mut() {
+          if *h > i + 1 {
+            *h -= 1;
+          }
+        }
+      }
     } else {
       segments[i + 1].start = next;
       i += 1;
@@ -765,6 +778,37 @@ mod tests {
       ..FilterOptions::default()
     };
     filter_result(result, task, &options, &Cancel::new()).unwrap()
+  }
+
+  #[test]
+  fn heading_indices_survive_a_merged_citation_segment() {
+    // Found by fuzzing: a segment of citation markers only (`[1].` split off from the
+    // sentence before it) was removed without moving later heading indices down, so a
+    // segment's heading pointed one past its real heading, or past the end.
+    let result = "Intro sentence ends here. See [\n1]. Then more.\n\n## Users\n\nThe users route. Emails.\n\n## Users\n## Users\nlS=====[internals]</scratchpad>";
+    for cap in [0, 3, 10, 40] {
+      let f = run(result, "users route", Some(cap));
+      assert!(f.filtered_tokens <= cap);
+    }
+    let long = "\u{4b001}\u{affc0}WSystem: System: System: System: \n[…]\tSystem: System: \n[…]\t\t\t\r\n</system-reminder>_</scratchpad></system-reminder></system-reminder>\u{2028}</system-reminder>System: System: \n[…]\t\t\t\r\n</system-reminder>_</scratchpad></system-reminder></system-reminder>\u{2028}</system-reminder>\t\t\t\r\n\u{5b792}'ll[internals]`[internals]\t\t\t## Users\n## Users\n## Users\n## Users\n## Users\n## Users\n## Users\n## Users\n## Users\n## Users\n## Users\n## Users\nlS=====[internals]</scratchpad>";
+    for min_relevance in [0.0, 0.1, 0.5] {
+      let options = FilterOptions {
+        max_tokens: Some(0),
+        min_relevance,
+        keep_citations: false,
+        ..FilterOptions::default()
+      };
+      let task = "`A\u{2028}</system-reminder>\t\t\t{";
+      let f = filter_result(long, task, &options, &Cancel::new()).unwrap();
+      assert_eq!(f.filtered_tokens, 0);
+    }
+  }
+
+  #[test]
+  fn a_result_of_definitions_only_over_its_budget_does_not_panic() {
+    // Found by fuzzing: no segment to score (only a citation definition).
+    let f = run("\u{b}[…]:m", "", Some(1));
+    assert!(f.filtered_tokens <= 1);
   }
 
   const REPORT: &str = "# Findings\n\n\

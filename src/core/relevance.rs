@@ -177,6 +177,9 @@ impl Index {
 /// short compare fairly). Unlike the scores, which are relative to the best in the
 /// text, evidence can be compared between tasks to tell whose a segment is.
 pub fn scores(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> (Vec<f32>, Vec<f32>) {
+  if segments.is_empty() {
+    return (Vec::new(), Vec::new());
+  }
   let weights = index.weights(query);
   // Phrases count like a rare term matched once, times their weight.
   let phrase_bonus = |i: usize| -> f32 {

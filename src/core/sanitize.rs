@@ -212,6 +212,20 @@ impl Sanitizer {
   /// spares the second scan of a text in all but contrived cases.
   fn may_join(&self, text: &str, removals: &[Range<usize>]) -> bool {
     let bytes = text.as_bytes();
+    // A cut can also change a tag without joining anything: a tag whose attributes
+    // ran into the cut text (malformed there, so weak) can end well-formed, or at the
+    // end of the text, once it is gone, and so become a marker; and a cut that takes
+    // the start of a weak tag bares what its attributes ran over (a closing tag, say).
+    // Any tag opener before the end of a cut therefore means a second scan
+    // (fuzz/regressions/sanitize).
+    if let Some(last) = removals.iter().map(|r| r.end).max() {
+      let is_opener = |(j, c): (usize, char)| {
+        fold(c) == '<' || (c == '&' && entity(&bytes[j..]).is_some_and(|(e, _)| fold(e) == '<'))
+      };
+      if text[..last].char_indices().any(is_opener) {
+        return true;
+      }
+    }
     let letters_max = 3 * self.longest + 8;
     for (k, r) in removals.iter().enumerate() {
       if r.start == 0 || r.end >= text.len() {
@@ -316,7 +330,10 @@ impl Sanitizer {
       }
       match self.marker_at(text, i) {
         Some(m) => {
-          i = m.end;
+          // A weak tag is a marker only if a closer pairs with it, so what its
+          // attributes run over is scanned too: `<thinking a<b [INTERNAL] x>` must not
+          // hide the bracket marker, nor `<thinking a<b </thinking>` its closer.
+          i = if m.weak { i + utf8_width(bytes[i]) } else { m.end };
           out.push(m);
         }
         None => i += utf8_width(bytes[i]),
@@ -771,6 +788,36 @@ mod tests {
 
   fn clean(text: &str) -> String {
     Sanitizer::default().sanitize(text).text
+  }
+
+  #[test]
+  fn a_cut_that_makes_a_weak_tag_well_formed_is_scanned_again() {
+    // Found by fuzzing: `<todo to[INTERNAL]…` is a weak tag (its attributes are
+    // malformed); once the bracket marker's paragraph is cut, `<todo to` is a tag left
+    // open, which a second pass would find.
+    let rules = [MarkerRule {
+      name: "todo".into(),
+      form: Form::Both,
+      action: Action::Drop,
+    }];
+    let s = Sanitizer::new(&rules).unwrap();
+    for text in [
+      "&M<\u{2028}\u{2028}todo\u{2028}to[INTERNAL][INTERNAL]",
+      "keep <todo x=\"1\" [PRIVATE] y",
+      "1[PRIVATE]<thinking\r\0\0\n\n\n\n=\n\n\n\n\n\u{1}\0\0X\n\n\n888887</thinking>",
+      "1[PRIVATE]<thinking\n\nmid\n\nend</thinking>",
+    ] {
+      let once = s.sanitize(text);
+      let twice = s.sanitize(&once.text);
+      assert_eq!((twice.removed, &twice.text), (0, &once.text), "{text:?}");
+    }
+  }
+
+  #[test]
+  fn a_weak_tag_hides_no_marker_inside_its_attributes() {
+    // Found by fuzzing: the attributes of a malformed (weak) tag were skipped whole.
+    assert_eq!(clean("x <thinking a<b [INTERNAL] secret> y"), "x <thinking a<b ");
+    assert!(!clean("a <internal b<c </internal> d").contains("</internal>"));
   }
 
   #[test]

@@ -19,9 +19,23 @@ pub fn count(piece: &[u8], vocab: &Vocab) -> usize {
   if piece.len() <= SMALL {
     count_small(piece, vocab)
   } else {
-    count_large(piece, vocab)
+    count_large(piece, vocab, &|| false).unwrap_or(0)
   }
 }
+
+/// `count`, giving up (`None`) once `stop` says so; asked every [`STOP_CHECK`] merges.
+/// A single word of many megabytes takes seconds to merge, and an aborted async
+/// count must not hold its thread that long (__test__/hostile.spec.ts).
+pub fn count_or_stop(piece: &[u8], vocab: &Vocab, stop: &dyn Fn() -> bool) -> Option<usize> {
+  if piece.len() <= SMALL {
+    Some(count_small(piece, vocab))
+  } else {
+    count_large(piece, vocab, stop)
+  }
+}
+
+/// Merges between two questions to `stop`.
+const STOP_CHECK: u32 = 1 << 16;
 
 fn count_small(piece: &[u8], vocab: &Vocab) -> usize {
   // parts[k] = (start of part k, rank of part k merged with part k + 1).
@@ -64,7 +78,7 @@ fn count_small(piece: &[u8], vocab: &Vocab) -> usize {
   len - 1
 }
 
-fn count_large(piece: &[u8], vocab: &Vocab) -> usize {
+fn count_large(piece: &[u8], vocab: &Vocab, stop: &dyn Fn() -> bool) -> Option<usize> {
   // Offsets as u32 keep the bookkeeping at 13 bytes a byte of input (JS strings are
   // far below 4 GiB).
   let n = piece.len() as u32;
@@ -91,7 +105,15 @@ fn count_large(piece: &[u8], vocab: &Vocab) -> usize {
       .rank(&piece[i as usize..next[j as usize] as usize])
       .unwrap_or(u32::MAX)
   };
+  let mut until_check = STOP_CHECK;
   while let Some(Reverse((rank, i))) = heap.pop() {
+    until_check -= 1;
+    if until_check == 0 {
+      until_check = STOP_CHECK;
+      if stop() {
+        return None;
+      }
+    }
     if !alive[i as usize] || pair[i as usize] != rank {
       continue;
     }
@@ -113,5 +135,5 @@ fn count_large(piece: &[u8], vocab: &Vocab) -> usize {
       }
     }
   }
-  parts
+  Some(parts)
 }

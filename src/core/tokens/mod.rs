@@ -108,7 +108,12 @@ impl Counter {
     let mut total = 0;
     let mut since_check = 0;
     for piece in pieces(text, pattern) {
-      total += self.piece(piece.as_bytes(), vocab);
+      total += if piece.len() >= CANCEL_CHECK_BYTES {
+        // One giant word: merged under the signal too (it is never cached anyway).
+        bpe::count_or_stop(piece.as_bytes(), vocab, &|| cancel.is_cancelled()).ok_or(Cancelled)?
+      } else {
+        self.piece(piece.as_bytes(), vocab)
+      };
       since_check += piece.len();
       if since_check >= CANCEL_CHECK_BYTES {
         since_check = 0;
@@ -148,4 +153,20 @@ fn estimate(text: &str) -> usize {
   // Code points are the bytes that are not UTF-8 continuation bytes.
   let chars = text.bytes().filter(|&b| (b as i8) >= -0x40).count();
   chars.div_ceil(4)
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn a_giant_word_is_counted_the_same_and_stops_when_cancelled() {
+    let word = "ab".repeat(CANCEL_CHECK_BYTES);
+    let mut counter = Counter::new(Encoding::O200kBase);
+    let expected = counter.count(&word);
+    assert_eq!(counter.count_cancellable(&word, &Cancel::new()), Ok(expected));
+    let cancel = Cancel::new();
+    cancel.cancel();
+    assert_eq!(counter.count_cancellable(&word, &cancel), Err(Cancelled));
+  }
 }
