@@ -267,6 +267,14 @@ impl Report {
     let mut segments = Vec::new();
     segment(&blanked, 0, 0, Granularity::Sentence, &mut segments, 0);
     join_split_markers(text, &mut segments);
+    // A definition-like line inside a segment (a fenced code block spans over its blanked
+    // line) is part of that segment, not a unit of its own: units must not overlap
+    // (fuzz/regressions/filter).
+    let mut definitions = definitions;
+    definitions.retain(|d| {
+      let after = segments.partition_point(|s| s.end <= d.range.start);
+      segments.get(after).is_none_or(|s| s.start >= d.range.end)
+    });
     let by_label: FxHashMap<&str, usize> = definitions
       .iter()
       .enumerate()
@@ -721,6 +729,17 @@ mod tests {
       ..FilterOptions::default()
     };
     filter_result(result, task, &options, &Cancel::new()).unwrap()
+  }
+
+  #[test]
+  fn a_definition_inside_a_code_block_is_part_of_the_block() {
+    // Found by fuzzing: the code block's segment and the definition overlapped, and
+    // assembling overlapping units panicked.
+    let result = "Intro [1].\n\n```\n[1]: https://example.com/a\ncode\n```\n\nThe rate limiter leaks.\n\n[1]: https://example.com/b";
+    for cap in [0, 5, 12, 30, 100] {
+      let f = run(result, "rate limiter code", Some(cap));
+      assert!(f.filtered_tokens <= cap);
+    }
   }
 
   #[test]
