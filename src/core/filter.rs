@@ -270,7 +270,6 @@ impl Report {
     // A definition-like line inside a segment (a fenced code block spans over its blanked
     // line) is part of that segment, not a unit of its own: units must not overlap
     // (fuzz/regressions/filter).
-    let mut definitions = definitions;
     definitions.retain(|d| {
       let after = segments.partition_point(|s| s.end <= d.range.start);
       segments.get(after).is_none_or(|s| s.start >= d.range.end)
