@@ -132,7 +132,7 @@ pub fn filter_result(
   let relevance = doc.scores(&text, task);
   cancel.check()?;
   let kept = doc.select(&text, &relevance, options, &mut counter, cancel)?;
-  let content = doc.render(&text, &kept);
+  let content = render_clean(&doc, &text, &kept);
   let filtered_tokens = counter.count(&content);
   let segments_kept = kept.iter().take(doc.segments.len()).filter(|&&k| k).count();
   let citations = doc.cited(&text, &kept);
@@ -147,16 +147,32 @@ pub fn filter_result(
   })
 }
 
-/// `result` without markers, forged system markup and debug lines, and how many
-/// markers and forged headers were removed.
-fn clean(result: &str) -> (String, usize) {
-  let sanitizer = Sanitizer::new(&[MarkerRule {
+/// The default markers plus `<system>` pairs.
+fn sanitizer() -> Sanitizer {
+  Sanitizer::new(&[MarkerRule {
     name: "system".into(),
     form: Form::Tag,
     action: Action::Drop,
   }])
-  .unwrap_or_default();
-  let s = sanitizer.sanitize(result);
+  .unwrap_or_default()
+}
+
+/// Kept pieces rendered, sanitized once more: cutting text after a malformed (weak) tag
+/// can leave a well-formed one at the end of a piece (fuzz/regressions/filter).
+fn render_clean(doc: &Report, text: &str, kept: &[bool]) -> String {
+  let content = doc.render(text, kept);
+  let again = sanitizer().sanitize(&content);
+  if again.removed > 0 {
+    again.text
+  } else {
+    content
+  }
+}
+
+/// `result` without markers, forged system markup and debug lines, and how many
+/// markers and forged headers were removed.
+fn clean(result: &str) -> (String, usize) {
+  let s = sanitizer().sanitize(result);
   let mut spans = Vec::new();
   let mut forged = 0;
   let mut at = 0;
@@ -407,7 +423,7 @@ impl Report {
     }
     // Exact: drop the least relevant choice until the rendered result fits.
     if let Some(cap) = options.max_tokens {
-      while !chosen.is_empty() && counter.count(&self.render(text, &kept)) > cap {
+      while !chosen.is_empty() && counter.count(&render_clean(self, text, &kept)) > cap {
         cancel.check()?;
         chosen.pop();
         kept.iter_mut().for_each(|k| *k = false);
