@@ -205,7 +205,14 @@ fn clean(result: &str) -> (String, usize) {
       _ => merged.push(r),
     }
   }
-  (cut(&s.text, &merged), s.removed + forged)
+  let text = cut(&s.text, &merged);
+  if merged.is_empty() {
+    return (text, s.removed + forged);
+  }
+  // Cutting a forged header after sanitizing can turn a malformed tag before it into a
+  // well-formed one (fuzz/regressions/filter): sanitize what is left once more.
+  let again = sanitizer().sanitize(&text);
+  (again.text, s.removed + forged + again.removed)
 }
 
 /// A line that pretends to open a message from the system, the user or a tool:
