@@ -377,10 +377,6 @@ describe('arbitrary JavaScript values as messages (the message reader, fuzzed fr
             expect(Number.isInteger(n) && n >= 0).toBe(true)
           },
           () => {
-            // Known bug (src/core/relevance.rs, see SECURITY.md's note and the report):
-            // extracting from no messages or blank text panics inside the scorer and
-            // surfaces as a generic Error; left out here until it is fixed.
-            if ((Array.isArray(value) && value.length === 0) || (typeof value === 'string' && value.trim() === '')) return
             const e = extractRelevantContext(value as never, 'user content', { maxTokens: 50 })
             expect(e.metrics.extractedTokens).toBeLessThanOrEqual(50)
           },

@@ -474,10 +474,23 @@ impl Report {
           }
         }
       }
-      // Estimates leave room unused: offer it to the next candidates, counted exactly.
+      // Estimates leave room unused: offer it to the next candidates that may fit,
+      // counted exactly (an estimate can be a token or two over the exact count, since
+      // tokens can merge across a join).
+      let mut room = cap.saturating_sub(counter.count(&render_clean(self, text, &kept)));
       let mut offers = 0;
       for &i in &order {
-        if offers == REFILL || kept[i] {
+        if offers == REFILL || room == 0 {
+          break;
+        }
+        if kept[i] {
+          continue;
+        }
+        let mut estimate = 0;
+        for u in self.needs(i, options).into_iter().filter(|&u| !kept[u]) {
+          estimate += *counted[u].get_or_insert_with(|| counter.count(&text[ranges[u].clone()]));
+        }
+        if estimate > room + 2 {
           continue;
         }
         offers += 1;
@@ -486,8 +499,10 @@ impl Report {
         for u in self.needs(i, options) {
           trial[u] = true;
         }
-        if counter.count(&self.render(text, &trial)) <= cap {
+        let tokens = counter.count(&render_clean(self, text, &trial));
+        if tokens <= cap {
           kept = trial;
+          room = cap - tokens;
         }
       }
     }
