@@ -2,24 +2,15 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 import fc from 'fast-check'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
+import { trackStray } from './fixtures/stray.js'
 import { spawnParallel, type SpawnEvent, type SubagentConfig, type SubagentRunInput } from '../dist/index.js'
 
 const sample = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'examples', 'data', 'orchestrator-thread.json'), 'utf8'))
 const tasks: Record<string, string> = sample.tasks
 
-let stray: unknown[] = []
-const onStray = (error: unknown) => stray.push(error)
-beforeEach(() => {
-  stray = []
-  process.on('unhandledRejection', onStray)
-  process.on('uncaughtException', onStray)
-})
-afterEach(() => {
-  process.off('unhandledRejection', onStray)
-  process.off('uncaughtException', onStray)
-})
+const stray = trackStray()
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -135,7 +126,7 @@ describe('spawnParallel', () => {
     expect(state.max).toBeLessThanOrEqual(100)
     expect(metrics.spawned).toBe(1000)
     expect(metrics.succeeded + metrics.failed).toBe(1000)
-    expect(stray).toEqual([])
+    expect(stray()).toEqual([])
   })
 
   it("the batch's signal aborts what is running and what has not started", async () => {

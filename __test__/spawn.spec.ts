@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 import { pino } from 'pino'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import {
   countTokens,
@@ -13,6 +13,7 @@ import {
   type SubagentConfig,
   type SubagentRunInput,
 } from '../dist/index.js'
+import { trackStray } from './fixtures/stray.js'
 
 const sample = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'examples', 'data', 'orchestrator-thread.json'), 'utf8'))
 const tasks: Record<string, string> = sample.tasks
@@ -28,17 +29,8 @@ const configFor = (id: string): SubagentConfig => ({
   constraints: ['No new dependencies'],
 })
 
-/** Unhandled rejections and uncaught exceptions seen while a test runs. */
-let stray: unknown[] = []
-const onStray = (error: unknown) => stray.push(error)
-beforeEach(() => {
-  stray = []
-  process.on('unhandledRejection', onStray)
-  process.on('uncaughtException', onStray)
-})
+const stray = trackStray()
 afterEach(() => {
-  process.off('unhandledRejection', onStray)
-  process.off('uncaughtException', onStray)
   vi.restoreAllMocks()
 })
 
@@ -181,7 +173,7 @@ describe('spawnSubagent', () => {
         expect(events).toHaveLength(1)
         expect(events[0]).toMatchObject({ success: false, reason })
         await settleLater(5)
-        expect(stray).toEqual([])
+        expect(stray()).toEqual([])
       })
     }
   })
@@ -217,7 +209,7 @@ describe('spawnSubagent', () => {
       expect(outcome.error?.reason).toBe('timeout')
     }
     await settleLater(100)
-    expect(stray).toEqual([])
+    expect(stray()).toEqual([])
   })
 
   it('survives a runner that throws from its abort listener', async () => {
@@ -239,7 +231,7 @@ describe('spawnSubagent', () => {
     )
     expect(outcome.error?.reason).toBe('timeout')
     await settleLater()
-    expect(stray).toEqual([])
+    expect(stray()).toEqual([])
   })
 
   it("aborts with the caller's signal, and does not run when it is already aborted", async () => {
@@ -395,7 +387,7 @@ describe('spawnSubagent', () => {
       expect(outcome.success).toBe(true)
       expect(events[0]!.ledgerError).toMatch(/disk gone/)
       await settleLater(5)
-      expect(stray).toEqual([])
+      expect(stray()).toEqual([])
     })
   })
 })

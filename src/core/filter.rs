@@ -14,6 +14,7 @@
 //!    it introduces. A definition comes back only with a marker that uses it.
 
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -21,7 +22,7 @@ use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::extract::DEFAULT_ELISION;
 use crate::core::message::{Message, Part};
 use crate::core::relevance::{scores, Index};
-use crate::core::sanitize::{cut, Action, Form, MarkerRule, Sanitizer};
+use crate::core::sanitize::{cut, merge, Action, Form, MarkerRule, Sanitizer};
 use crate::core::segment::{segment, Granularity, Kind, Segment};
 use crate::core::terms::Terms;
 use crate::core::tokens::{Counter, Encoding};
@@ -158,14 +159,17 @@ pub fn filter_result(
   })
 }
 
-/// The default markers plus `<system>` pairs.
-fn sanitizer() -> Sanitizer {
-  Sanitizer::new(&[MarkerRule {
-    name: "system".into(),
-    form: Form::Tag,
-    action: Action::Drop,
-  }])
-  .unwrap_or_default()
+/// The default markers plus `<system>` pairs, built once.
+fn sanitizer() -> &'static Sanitizer {
+  static SANITIZER: OnceLock<Sanitizer> = OnceLock::new();
+  SANITIZER.get_or_init(|| {
+    Sanitizer::new(&[MarkerRule {
+      name: "system".into(),
+      form: Form::Tag,
+      action: Action::Drop,
+    }])
+    .unwrap_or_default()
+  })
 }
 
 /// Kept pieces rendered, sanitized once more: cutting text after a malformed (weak) tag
@@ -197,14 +201,7 @@ fn clean(result: &str) -> (String, usize) {
       spans.push(start..at);
     }
   }
-  spans.sort_by_key(|r| r.start);
-  let mut merged: Vec<Range<usize>> = Vec::new();
-  for r in spans {
-    match merged.last_mut() {
-      Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
-      _ => merged.push(r),
-    }
-  }
+  let merged = merge(spans);
   let text = cut(&s.text, &merged);
   if merged.is_empty() {
     return (text, s.removed + forged);

@@ -505,7 +505,7 @@ fn paragraph_end(text: &str, i: usize) -> usize {
 }
 
 /// Sorted, disjoint ranges covering `spans`.
-fn merge(mut spans: Vec<Range<usize>>) -> Vec<Range<usize>> {
+pub fn merge(mut spans: Vec<Range<usize>>) -> Vec<Range<usize>> {
   spans.sort_by_key(|s| s.start);
   let mut out: Vec<Range<usize>> = Vec::with_capacity(spans.len());
   for s in spans {
