@@ -218,6 +218,18 @@ export interface IsolateAsyncOptions extends IsolateOptions {
   signal?: AbortSignal
 }
 
+export interface PrepareThreadOptions {
+  /** Encoding the thread is counted in; isolating with another one reads the thread as given. @default 'o200k_base' */
+  encoding?: Encoding
+  /** Marker rules the thread is sanitized with, as `SubagentConfig.markers`; a config with other markers reads the thread as given. @default the default markers */
+  markers?: MarkerRule[]
+}
+
+export interface PrepareThreadAsyncOptions extends PrepareThreadOptions {
+  /** Cancels the work; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal
+}
+
 export interface IsolationResult {
   isolatedContext: Readonly<SubagentContext>
   metrics: {
@@ -275,6 +287,18 @@ export interface RelevanceSearchOptions {
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 /**
+ * A parent thread prepared once for isolating many subagents' contexts from it (see
+ * `prepareThread`). It holds a sanitized, counted and indexed copy of the thread as it
+ * was when prepared.
+ */
+export declare class PreparedThread {
+  /** Tokens of the thread as given (messages: `countMessageTokens`). */
+  get tokens(): number
+  /** The encoding it was prepared for. */
+  get encoding(): Encoding
+}
+
+/**
  * An incremental collection of documents ranked by relevance to a query, with the terms
  * and BM25 of `rankByRelevance`. Adding indexes one document; searching touches only the
  * documents that share a term with the query (or only `among`), so a search over ten
@@ -330,10 +354,10 @@ export declare function countTokensAsync(text: string, options?: CountAsyncOptio
  * sanitized, with its relevant context extracted from `fullThreadContext` when given.
  * Returns plain data; the package entry returns the frozen `IsolationResult`.
  */
-export declare function createIsolatedContext(config: SubagentConfig, fullThreadContext?: string | Message[] | undefined | null, options?: IsolateOptions | undefined | null): NativeIsolation
+export declare function createIsolatedContext(config: SubagentConfig, fullThreadContext?: string | Message[] | PreparedThread | undefined | null, options?: IsolateOptions | undefined | null): NativeIsolation
 
 /** `createIsolatedContext` on the libuv thread pool; `options.signal` cancels it. */
-export declare function createIsolatedContextAsync(config: SubagentConfig, fullThreadContext?: string | Message[] | undefined | null, options?: IsolateAsyncOptions | undefined | null): Promise<NativeIsolation>
+export declare function createIsolatedContextAsync(config: SubagentConfig, fullThreadContext?: string | Message[] | PreparedThread | undefined | null, options?: IsolateAsyncOptions | undefined | null): Promise<NativeIsolation>
 
 /**
  * The part of `fullContext` (a string, or chat messages in any of the three formats)
@@ -438,6 +462,19 @@ export interface NativeSanitized {
   /** Markers removed (openers, closers and stray closers each count). */
   removed: number
 }
+
+/**
+ * `fullThreadContext` prepared once for `createIsolatedContext` and `spawnSubagent`:
+ * sanitized with `options.markers` (the default markers without), counted in
+ * `options.encoding`, segmented and indexed. A config isolated from it gets exactly
+ * what it would get from the thread itself, without that work each time; a config
+ * with other markers, or options with another encoding, is isolated from the thread
+ * as given.
+ */
+export declare function prepareThread(fullThreadContext: string | Message[], options?: PrepareThreadOptions | undefined | null): PreparedThread
+
+/** `prepareThread` on the libuv thread pool; `options.signal` cancels it. */
+export declare function prepareThreadAsync(fullThreadContext: string | Message[], options?: PrepareThreadAsyncOptions | undefined | null): Promise<PreparedThread>
 
 /**
  * The score of each document against `query`, in the order given: 0..1, where 0 means

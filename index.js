@@ -835,6 +835,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.PreparedThread = nativeBinding.PreparedThread
 module.exports.RelevanceIndex = nativeBinding.RelevanceIndex
 module.exports.countMessageTokens = nativeBinding.countMessageTokens
 module.exports.countMessageTokensAsync = nativeBinding.countMessageTokensAsync
@@ -846,6 +847,8 @@ module.exports.extractRelevantContext = nativeBinding.extractRelevantContext
 module.exports.extractRelevantContextAsync = nativeBinding.extractRelevantContextAsync
 module.exports.filterSubagentResult = nativeBinding.filterSubagentResult
 module.exports.filterSubagentResultAsync = nativeBinding.filterSubagentResultAsync
+module.exports.prepareThread = nativeBinding.prepareThread
+module.exports.prepareThreadAsync = nativeBinding.prepareThreadAsync
 module.exports.rankByRelevance = nativeBinding.rankByRelevance
 module.exports.rankByRelevanceAsync = nativeBinding.rankByRelevanceAsync
 module.exports.renderPrompt = nativeBinding.renderPrompt

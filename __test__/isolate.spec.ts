@@ -4,6 +4,10 @@ import { describe, expect, it } from 'vitest'
 import {
   createIsolatedContext,
   createIsolatedContextAsync,
+  PreparedThread,
+  prepareThread,
+  prepareThreadAsync,
+  RelevanceIndex,
   renderPrompt,
   type SubagentConfig,
 } from '../dist/index.js'
@@ -251,6 +255,68 @@ describe('createIsolatedContext: context and metrics', () => {
     controller.abort()
     await expect(createIsolatedContextAsync(config, thread, { signal: controller.signal })).rejects.toThrow(/abort/i)
     await expect(createIsolatedContextAsync({ task: 1 } as never)).rejects.toThrow(TypeError)
+  })
+})
+
+describe('prepareThread: one thread, many isolations', () => {
+  const messages = [
+    { role: 'system', content: 'You orchestrate subagents.' },
+    { role: 'user', content: thread },
+    { role: 'assistant', content: '<thinking>billing first?</thinking>Login takes 40 requests per second; the limit is 5 per minute.' },
+  ]
+  const configs: SubagentConfig[] = [
+    { ...config, siblingTasks: siblings, maxContextTokens: 30 },
+    { ...config, siblingTasks: siblings },
+    { taskId: 'A.9.1.2', task: siblings[0]!, siblingTasks: [config.task, siblings[1]!] },
+    { ...config, markers: [{ name: 'Login', form: 'bracket' }] },
+  ]
+
+  it('isolates every config exactly as the thread itself does, text or messages', async () => {
+    for (const t of [thread, messages]) {
+      const prepared = prepareThread(t)
+      expect(prepared).toBeInstanceOf(PreparedThread)
+      expect(prepared.encoding).toBe('o200k_base')
+      for (const c of configs) {
+        const direct = createIsolatedContext(c, t)
+        const through = createIsolatedContext(c, prepared)
+        expect(through.isolatedContext).toEqual(direct.isolatedContext)
+        expect({ ...through.metrics, durationMs: 0 }).toEqual({ ...direct.metrics, durationMs: 0 })
+        expect(prepared.tokens).toBe(direct.metrics.parentTokens - createIsolatedContext(c).metrics.parentTokens)
+        expect((await createIsolatedContextAsync(c, prepared)).isolatedContext).toEqual(direct.isolatedContext)
+      }
+      // Another encoding than it was prepared for: the thread as given.
+      const cl100k = { encoding: 'cl100k_base' } as const
+      expect(createIsolatedContext(configs[0]!, prepared, cl100k)).toMatchObject({
+        isolatedContext: createIsolatedContext(configs[0]!, t, cl100k).isolatedContext,
+      })
+    }
+  })
+
+  it('is a copy of the thread as it was: later changes to the messages do not reach it', () => {
+    const copy = messages.map((m) => ({ ...m }))
+    const prepared = prepareThread(copy)
+    const before = createIsolatedContext(configs[1]!, prepared)
+    copy[2]!.content = 'rate limiting the login endpoint: use a token bucket'
+    copy.push({ role: 'user', content: 'login endpoint rate limiting is urgent' })
+    expect(createIsolatedContext(configs[1]!, prepared).isolatedContext).toEqual(before.isolatedContext)
+  })
+
+  it('has an async form with an AbortSignal, and refuses what is not a thread', async () => {
+    const prepared = await prepareThreadAsync(messages, { encoding: 'cl100k_base' })
+    expect(prepared.encoding).toBe('cl100k_base')
+    const controller = new AbortController()
+    controller.abort()
+    await expect(prepareThreadAsync(thread, { signal: controller.signal })).rejects.toThrow(/abort/i)
+    expect(() => prepareThread(42 as never)).toThrow(TypeError)
+    expect(() => prepareThread(prepared as never)).toThrow(/fullThreadContext/)
+    await expect(prepareThreadAsync(null as never)).rejects.toThrow(TypeError)
+    expect(() => prepareThread(thread, { markers: [{ name: '' }] })).toThrow(RangeError)
+    // Only a real PreparedThread passes as one: not an object dressed as one, nor another class.
+    const fake = Object.create(PreparedThread.prototype)
+    for (const notOne of [fake, new RelevanceIndex(), {}]) {
+      expect(() => createIsolatedContext(config, notOne)).toThrow(/fullThreadContext.*PreparedThread/)
+    }
+    expect(() => new (PreparedThread as unknown as new () => unknown)()).toThrow()
   })
 })
 

@@ -10,6 +10,8 @@ import type {
   IsolateOptions,
   IsolationResult,
   MarkerRule,
+  PrepareThreadAsyncOptions,
+  PrepareThreadOptions,
   SubagentConfig,
   SubagentContext,
 } from '../index.js'
@@ -21,6 +23,8 @@ export type {
   IsolateOptions,
   IsolationResult,
   MarkerRule,
+  PrepareThreadAsyncOptions,
+  PrepareThreadOptions,
   SubagentConfig,
   SubagentContext,
 } from '../index.js'
@@ -252,16 +256,43 @@ function toResult(raw: native.NativeIsolation, dropped: string[]): IsolationResu
   })
 }
 
+export const PreparedThread = native.PreparedThread
+export type PreparedThread = native.PreparedThread
+
+/** A parent thread as isolation takes it: text, messages in any accepted format, or prepared. */
+export type ParentThread = string | readonly AnyMessage[] | PreparedThread
+
+/**
+ * The parent's thread prepared once for isolating many subagents' contexts from it:
+ * sanitized (with `options.markers`), counted (in `options.encoding`), segmented and
+ * indexed. Pass it as `fullThreadContext` to `createIsolatedContext` or `spawnSubagent`:
+ * each subagent gets exactly what the thread itself would give, without that work
+ * each time (`spawnParallel` prepares its thread this way). It is a copy of the thread
+ * as it is now: messages added later are not in it.
+ */
+export function prepareThread(fullThreadContext: string | readonly AnyMessage[], options?: PrepareThreadOptions | null): PreparedThread {
+  return native.prepareThread(toNativeThread(fullThreadContext), options)
+}
+
+/** `prepareThread` on the libuv thread pool; `options.signal` cancels it. */
+export function prepareThreadAsync(
+  fullThreadContext: string | readonly AnyMessage[],
+  options?: PrepareThreadAsyncOptions | null,
+): Promise<PreparedThread> {
+  return settle(options, () => native.prepareThreadAsync(toNativeThread(fullThreadContext), options))
+}
+
 /**
  * The subagent's context, built from `config`'s allowed fields only (`taskId, task,
  * originalQuery, relevantContext, userId, instructions, constraints, files,
  * architecture, clarifications`), every string sanitized, and frozen. With
  * `fullThreadContext`, the relevant context is extracted from it for `config.task`
  * within `config.maxContextTokens`, without what belongs to `config.siblingTasks`.
+ * Isolating many configs from one thread: see `prepareThread`.
  */
 export function createIsolatedContext(
   config: SubagentConfig,
-  fullThreadContext?: string | readonly AnyMessage[] | null,
+  fullThreadContext?: ParentThread | null,
   options?: IsolateOptions | null,
 ): IsolationResult {
   const { plain, dropped } = readConfig('createIsolatedContext', config)
@@ -271,7 +302,7 @@ export function createIsolatedContext(
 /** `createIsolatedContext` on the libuv thread pool; `options.signal` cancels it. */
 export function createIsolatedContextAsync(
   config: SubagentConfig,
-  fullThreadContext?: string | readonly AnyMessage[] | null,
+  fullThreadContext?: ParentThread | null,
   options?: IsolateAsyncOptions | null,
 ): Promise<IsolationResult> {
   return settle(options, () => {

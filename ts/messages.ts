@@ -171,10 +171,8 @@ export function toNativeMessages(messages: readonly AnyMessage[]): Message[] {
   return out ?? (messages as Message[])
 }
 
-/** A thread for the native calls: text as it is, messages through `toNativeMessages`. */
-export function toNativeThread<T extends string | readonly AnyMessage[] | null | undefined>(
-  thread: T,
-): T extends readonly AnyMessage[] ? Message[] : T {
+/** A thread for the native calls: messages through `toNativeMessages`, anything else as it is. */
+export function toNativeThread<T>(thread: T): T extends readonly AnyMessage[] ? Message[] : T {
   return (Array.isArray(thread) ? toNativeMessages(thread) : thread) as never
 }
 

@@ -1,10 +1,11 @@
 // spawnParallel: many subagents from one parent thread, at most `concurrency` at a time.
 // Each spawn is isolated from the others: one that fails, hangs or aborts resolves its own
 // outcome and the rest go on. The batch's signal aborts what is still running and what
-// has not started.
+// has not started. The parent thread is prepared once for the whole batch.
 import { setMaxListeners } from 'node:events'
 
 import type { SubagentConfig } from '../index.js'
+import { type ParentThread, PreparedThread, prepareThreadAsync } from './isolate.js'
 import {
   type CheckedSpawnOptions,
   checkConfig,
@@ -122,8 +123,9 @@ export async function runBatch(
   const onOuterAbort = () => batch.abort(outer!.reason)
   if (outer?.aborted) batch.abort(outer.reason)
   else outer?.addEventListener('abort', onOuterAbort, { once: true })
-  const inner: CheckedSpawnOptions = { ...checked, signal: batch.signal }
-  const optionsOf = (i: number): CheckedSpawnOptions => (optionsFor ? { ...optionsFor(i), signal: batch.signal } : inner)
+  const thread = configs.length > 1 ? await prepared(checked, batch.signal) : checked.thread
+  const inner: CheckedSpawnOptions = { ...checked, thread, signal: batch.signal }
+  const optionsOf = (i: number): CheckedSpawnOptions => (optionsFor ? { ...optionsFor(i), thread, signal: batch.signal } : inner)
 
   const outcomes: SubagentOutcome[] = new Array(configs.length)
   let next = 0
@@ -194,6 +196,22 @@ export async function runBatch(
     metrics.overheadMs += m.overheadMs
   }
   return { outcomes, metrics }
+}
+
+/**
+ * The batch's thread, prepared once (default markers, the batch's encoding) so that each
+ * spawn isolates from it without sanitizing, counting and indexing it again. When it
+ * cannot be prepared (invalid messages, an abort), the thread as given: each spawn then
+ * reports what is wrong with it in its own outcome.
+ */
+async function prepared(checked: CheckedSpawnOptions, signal: AbortSignal): Promise<ParentThread | undefined> {
+  const thread = checked.thread
+  if (thread === undefined || thread instanceof PreparedThread) return thread
+  try {
+    return await prepareThreadAsync(thread, { signal, ...(checked.encoding && { encoding: checked.encoding }) })
+  } catch {
+    return thread
+  }
 }
 
 /** `config` with the other configs' tasks added to its `siblingTasks` (a plain copy; the caller's object is untouched). */

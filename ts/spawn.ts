@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto'
 
 import * as native from '../index.js'
 import type { Encoding, SubagentConfig, SubagentContext } from '../index.js'
-import { createIsolatedContextAsync, renderPrompt } from './isolate.js'
+import { createIsolatedContextAsync, type ParentThread, PreparedThread, renderPrompt } from './isolate.js'
 import { parseCompletionSummary, type SubtaskLedger } from './ledger.js'
-import { type AnyMessage, type Thread, toNativeMessages } from './messages.js'
+import { type AnyMessage, toNativeMessages } from './messages.js'
 import { describe } from './ledger-store.js'
 import { sanitize } from './sanitize.js'
 import { type Citation, filterSubagentResult } from './filter.js'
@@ -171,8 +171,11 @@ export interface SpawnEvent extends SpawnMetrics {
 export interface SpawnOptions {
   /** The caller's model call. */
   run: (input: SubagentRunInput) => SubagentRunResult | PromiseLike<SubagentRunResult>
-  /** The parent's thread: text or messages (OpenAI, Anthropic, Vercel AI SDK, LangChain). */
-  fullThreadContext?: Thread
+  /**
+   * The parent's thread: text or messages (OpenAI, Anthropic, Vercel AI SDK, LangChain),
+   * or a `PreparedThread` (`prepareThread`) when many subagents are spawned from one thread.
+   */
+  fullThreadContext?: ParentThread
   budget?: SpawnBudget
   limits?: SpawnLimits
   /** Called once per spawn with its event. What it throws is ignored. */
@@ -223,7 +226,7 @@ function optionalObject(fn: string, path: string, value: unknown): Record<string
 /** Spawn options, checked and with defaults; shared with `spawnParallel` and the contracts. */
 export interface CheckedSpawnOptions {
   run: SpawnOptions['run']
-  thread: Thread | undefined
+  thread: ParentThread | undefined
   contextTokens: number | undefined
   resultTokens: number
   ledgerTokens: number | undefined
@@ -242,8 +245,8 @@ export function checkOptions(fn: string, options: unknown, prefix = 'options'): 
   const o = options as Record<string, unknown>
   if (typeof o.run !== 'function') fail(fn, `${prefix}.run`, 'a function', o.run)
   const thread = o.fullThreadContext
-  if (thread !== undefined && thread !== null && typeof thread !== 'string' && !Array.isArray(thread)) {
-    fail(fn, `${prefix}.fullThreadContext`, 'a string or an array of messages', thread)
+  if (thread !== undefined && thread !== null && typeof thread !== 'string' && !Array.isArray(thread) && !(thread instanceof PreparedThread)) {
+    fail(fn, `${prefix}.fullThreadContext`, 'a string, an array of messages or a PreparedThread', thread)
   }
   const budget = optionalObject(fn, `${prefix}.budget`, o.budget)
   const limits = optionalObject(fn, `${prefix}.limits`, o.limits)
@@ -272,7 +275,7 @@ export function checkOptions(fn: string, options: unknown, prefix = 'options'): 
   }
   return {
     run: o.run as SpawnOptions['run'],
-    thread: (thread ?? undefined) as Thread | undefined,
+    thread: (thread ?? undefined) as ParentThread | undefined,
     contextTokens: whole(fn, `${prefix}.budget.contextTokens`, budget.contextTokens, { min: 1 }),
     resultTokens: whole(fn, `${prefix}.budget.resultTokens`, budget.resultTokens, { min: 1 }) ?? DEFAULT_RESULT_TOKENS,
     ledgerTokens: whole(fn, `${prefix}.budget.ledgerTokens`, budget.ledgerTokens),

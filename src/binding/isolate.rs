@@ -4,6 +4,7 @@
 //! the allowed fields out of the caller's object (each read once, own properties
 //! only), so that getters, proxies and prototypes never reach the core.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use napi::bindgen_prelude::*;
@@ -14,6 +15,7 @@ use super::messages::read_messages;
 use super::sanitize::read_sanitizer;
 use super::task::{as_is, job, Job};
 use crate::core::cancel::{Cancel, Cancelled};
+use crate::core::isolate::PreparedThread as Prepared;
 use crate::core::isolate::{
   isolate, sanitize_context, Architecture, Isolation, Settings, SubagentContext, Thread,
 };
@@ -97,18 +99,10 @@ fn read(
   let f = Fields::of(call, "config", config)?;
   let context = f.object("context")?;
   let parsed = read_context(&f, context.as_ref())?;
-  let thread =
-    match thread {
-      None => None,
-      Some(t) if Call::is_nullish(&t) => None,
-      Some(t) if t.get_type()? == ValueType::String => {
-        Some(Thread::Text(call.string("fullThreadContext", &t)?))
-      }
-      Some(t) if t.get_type()? == ValueType::Object && t.is_array()? => Some(Thread::Messages(
-        read_messages(env, call, "fullThreadContext", &t)?,
-      )),
-      Some(t) => return Err(call.type_error("fullThreadContext", "a string or an array of messages", &t)),
-    };
+  let thread = match thread {
+    Some(t) => read_thread(env, call, &t, true)?,
+    None => None,
+  };
   let o = call.options(options)?;
   let settings = Settings {
     sibling_tasks: f.strings("siblingTasks")?,
@@ -124,6 +118,31 @@ fn read(
     },
     call.signal(&o)?,
   ))
+}
+
+/// `fullThreadContext`: text, messages, or (where `prepared` allows) a `PreparedThread`.
+fn read_thread(env: &Env, call: Call, t: &Unknown, prepared: bool) -> Checked<Option<Thread>> {
+  let param = "fullThreadContext";
+  Ok(match t.get_type()? {
+    _ if Call::is_nullish(t) => None,
+    ValueType::String => Some(Thread::Text(call.string(param, t)?)),
+    ValueType::Object if t.is_array()? => Some(Thread::Messages(read_messages(env, call, param, t)?)),
+    // The class's type tag is checked before its data is read: no other object passes.
+    ValueType::Object if prepared => match unsafe {
+      ClassInstance::<PreparedThread>::from_napi_value(env.raw(), t.raw())
+    } {
+      Ok(p) => Some(Thread::Prepared(p.inner.clone())),
+      Err(_) => return Err(call.type_error(param, "a string, an array of messages or a PreparedThread", t)),
+    },
+    _ => {
+      let expected = if prepared {
+        "a string, an array of messages or a PreparedThread"
+      } else {
+        "a string or an array of messages"
+      };
+      return Err(call.type_error(param, expected, t));
+    }
+  })
 }
 
 fn run(r: &Request, cancel: &Cancel) -> std::result::Result<NativeIsolation, Cancelled> {
@@ -171,7 +190,7 @@ fn run(r: &Request, cancel: &Cancel) -> std::result::Result<NativeIsolation, Can
 /// Returns plain data; the package entry returns the frozen `IsolationResult`.
 #[napi(
   catch_unwind,
-  ts_args_type = "config: SubagentConfig, fullThreadContext?: string | Message[] | undefined | null, options?: IsolateOptions | undefined | null",
+  ts_args_type = "config: SubagentConfig, fullThreadContext?: string | Message[] | PreparedThread | undefined | null, options?: IsolateOptions | undefined | null",
   ts_return_type = "NativeIsolation"
 )]
 pub fn create_isolated_context(
@@ -188,7 +207,7 @@ pub fn create_isolated_context(
 /// `createIsolatedContext` on the libuv thread pool; `options.signal` cancels it.
 #[napi(
   catch_unwind,
-  ts_args_type = "config: SubagentConfig, fullThreadContext?: string | Message[] | undefined | null, options?: IsolateAsyncOptions | undefined | null",
+  ts_args_type = "config: SubagentConfig, fullThreadContext?: string | Message[] | PreparedThread | undefined | null, options?: IsolateAsyncOptions | undefined | null",
   ts_return_type = "Promise<NativeIsolation>"
 )]
 pub fn create_isolated_context_async(
@@ -204,6 +223,94 @@ pub fn create_isolated_context_async(
     signal,
     move |cancel: &Cancel| run(&request, cancel),
     as_is,
+  )
+}
+
+/// A parent thread prepared once for isolating many subagents' contexts from it (see
+/// `prepareThread`). It holds a sanitized, counted and indexed copy of the thread as it
+/// was when prepared.
+#[napi]
+pub struct PreparedThread {
+  inner: Arc<Prepared>,
+}
+
+#[napi]
+impl PreparedThread {
+  /// Tokens of the thread as given (messages: `countMessageTokens`).
+  #[napi(getter)]
+  pub fn tokens(&self) -> u32 {
+    u32::try_from(self.inner.tokens()).unwrap_or(u32::MAX)
+  }
+
+  /// The encoding it was prepared for.
+  #[napi(getter, ts_return_type = "Encoding")]
+  pub fn encoding(&self) -> &'static str {
+    self.inner.encoding().name()
+  }
+}
+
+fn read_prepare(
+  env: &Env,
+  call: Call,
+  thread: &Unknown,
+  options: Option<Unknown>,
+) -> Checked<(Thread, Sanitizer, crate::core::tokens::Encoding, Signal)> {
+  let Some(thread) = read_thread(env, call, thread, false)? else {
+    return Err(call.type_error("fullThreadContext", "a string or an array of messages", thread));
+  };
+  let o = call.options(options)?;
+  let sanitizer = read_sanitizer(call, "options.markers", call.option(&o, "markers")?)?;
+  Ok((thread, sanitizer, call.encoding(&o)?, call.signal(&o)?))
+}
+
+/// `fullThreadContext` prepared once for `createIsolatedContext` and `spawnSubagent`:
+/// sanitized with `options.markers` (the default markers without), counted in
+/// `options.encoding`, segmented and indexed. A config isolated from it gets exactly
+/// what it would get from the thread itself, without that work each time; a config
+/// with other markers, or options with another encoding, is isolated from the thread
+/// as given.
+#[napi(
+  catch_unwind,
+  ts_args_type = "fullThreadContext: string | Message[], options?: PrepareThreadOptions | undefined | null"
+)]
+pub fn prepare_thread(
+  env: Env,
+  full_thread_context: Unknown,
+  options: Option<Unknown>,
+) -> Result<PreparedThread> {
+  let call = Call("prepareThread");
+  let (thread, sanitizer, encoding, _) =
+    checked(&env, || read_prepare(&env, call, &full_thread_context, options))?;
+  let inner = Prepared::new(thread, sanitizer, encoding, &Cancel::new())
+    .map_err(|_| Error::new(Status::Cancelled, "prepareThread: cancelled"))?;
+  Ok(PreparedThread {
+    inner: Arc::new(inner),
+  })
+}
+
+/// `prepareThread` on the libuv thread pool; `options.signal` cancels it.
+#[napi(
+  catch_unwind,
+  ts_args_type = "fullThreadContext: string | Message[], options?: PrepareThreadAsyncOptions | undefined | null",
+  ts_return_type = "Promise<PreparedThread>"
+)]
+pub fn prepare_thread_async(
+  env: Env,
+  full_thread_context: Unknown,
+  options: Option<Unknown>,
+) -> Result<AsyncTask<Job<Prepared, PreparedThread>>> {
+  let call = Call("prepareThreadAsync");
+  let (thread, sanitizer, encoding, signal) =
+    checked(&env, || read_prepare(&env, call, &full_thread_context, options))?;
+  job(
+    call.0,
+    signal,
+    move |cancel: &Cancel| Prepared::new(thread, sanitizer, encoding, cancel),
+    |_, inner| {
+      Ok(PreparedThread {
+        inner: Arc::new(inner),
+      })
+    },
   )
 }
 

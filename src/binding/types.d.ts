@@ -218,6 +218,18 @@ export interface IsolateAsyncOptions extends IsolateOptions {
   signal?: AbortSignal
 }
 
+export interface PrepareThreadOptions {
+  /** Encoding the thread is counted in; isolating with another one reads the thread as given. @default 'o200k_base' */
+  encoding?: Encoding
+  /** Marker rules the thread is sanitized with, as `SubagentConfig.markers`; a config with other markers reads the thread as given. @default the default markers */
+  markers?: MarkerRule[]
+}
+
+export interface PrepareThreadAsyncOptions extends PrepareThreadOptions {
+  /** Cancels the work; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal
+}
+
 export interface IsolationResult {
   isolatedContext: Readonly<SubagentContext>
   metrics: {

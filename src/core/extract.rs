@@ -11,6 +11,7 @@
 //!    marker between pieces that were not adjacent, and counted exactly: if the join
 //!    made it larger than the budget, the least relevant pieces go until it fits.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use rustc_hash::FxHashMap;
@@ -18,7 +19,7 @@ use rustc_hash::FxHashMap;
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::message::{Message, Part, REPLY_PRIMER};
 use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
-use crate::core::relevance::{scores, sections, Index};
+use crate::core::relevance::{fold, phrase_bonuses, scores_with, sections, Index, Postings};
 use crate::core::sanitize::Sanitizer;
 use crate::core::segment::{segment, Granularity, Kind, Segment};
 use crate::core::terms::{is_identifier, normalize, words, Terms};
@@ -102,11 +103,10 @@ pub struct Extraction {
 }
 
 /// What selection works on: the text, its segments, and per segment whether it must
-/// be kept, must never be kept, and which segment must come with it.
+/// never be kept and which segment must come with it.
 struct Doc {
   text: String,
   segments: Vec<Segment>,
-  forced: Vec<bool>,
   internal: Vec<bool>,
   /// A tool result's segments bring the line of the call that produced them.
   companion: Vec<Option<usize>>,
@@ -118,11 +118,62 @@ impl Doc {
     Self {
       text,
       segments,
-      forced: vec![false; n],
       internal: vec![false; n],
       companion: vec![None; n],
     }
   }
+
+  fn of_text(text: &str, granularity: Granularity) -> Self {
+    let mut segments = Vec::new();
+    segment(text, 0, 0, granularity, &mut segments, 0);
+    let mut doc = Doc::new(text.to_owned(), segments);
+    mark_sanitized(&mut doc, 0..text.len(), &Sanitizer::default());
+    doc
+  }
+}
+
+/// Token counts: every segment's, and the whole input's.
+struct Counted {
+  segments: Vec<usize>,
+  whole: usize,
+}
+
+/// Counts every segment of `doc`, and the whole text unless its count is `whole`.
+fn count(doc: &Doc, whole: Option<usize>, encoding: Encoding, cancel: &Cancel) -> Result<Counted, Cancelled> {
+  let mut counter = Counter::new(encoding);
+  let mut segments = Vec::with_capacity(doc.segments.len());
+  for (i, seg) in doc.segments.iter().enumerate() {
+    if i % 4096 == 0 {
+      cancel.check()?;
+    }
+    segments.push(counter.count(&doc.text[seg.start..seg.end]));
+  }
+  let whole = match whole {
+    Some(n) => n,
+    None => counter.count_cancellable(&doc.text, cancel)?,
+  };
+  Ok(Counted { segments, whole })
+}
+
+/// Each message's tokens under the counting rule, and the list's (reply primer included).
+fn count_messages(
+  messages: &[Message],
+  counter: &mut Counter,
+  cancel: &Cancel,
+) -> Result<(Vec<usize>, usize), Cancelled> {
+  let mut tokens = Vec::with_capacity(messages.len());
+  for (i, m) in messages.iter().enumerate() {
+    if i % 256 == 0 {
+      cancel.check()?;
+    }
+    tokens.push(m.tokens(counter));
+  }
+  let whole = if messages.is_empty() {
+    0
+  } else {
+    REPLY_PRIMER + tokens.iter().sum::<usize>()
+  };
+  Ok((tokens, whole))
 }
 
 /// Extracts from plain text.
@@ -132,19 +183,9 @@ pub fn extract_text(
   options: &Options,
   cancel: &Cancel,
 ) -> Result<Extraction, Cancelled> {
-  let mut segments = Vec::new();
-  segment(text, 0, 0, options.granularity, &mut segments, 0);
-  let mut doc = Doc::new(text.to_owned(), segments);
-  mark_sanitized(&mut doc, 0..text.len(), &Sanitizer::default());
-  let (extraction, _) = select(
-    &doc,
-    task,
-    options,
-    Whole::Count,
-    &mut Counter::new(options.encoding),
-    cancel,
-  )?;
-  Ok(extraction)
+  let doc = Doc::of_text(text, options.granularity);
+  let forced = vec![false; doc.segments.len()];
+  Ok(extract_doc(&doc, &forced, Counts::Count(None), None, task, options, cancel)?.0)
 }
 
 /// Extracts from chat messages: `text` is the kept content rendered under `### role`
@@ -157,32 +198,165 @@ pub fn extract_messages(
   cancel: &Cancel,
 ) -> Result<Extraction, Cancelled> {
   let mut counter = Counter::new(options.encoding);
-  let mut original_tokens = if messages.is_empty() { 0 } else { REPLY_PRIMER };
-  for (i, m) in messages.iter().enumerate() {
-    if i % 256 == 0 {
-      cancel.check()?;
-    }
-    original_tokens += m.tokens(&mut counter);
-  }
-  let mut doc = render(messages, options.granularity);
-  let recent = messages.len().saturating_sub(options.keep_recent);
-  for (k, s) in doc.segments.iter().enumerate() {
-    doc.forced[k] = (options.keep_system && messages[s.message].role == "system") || s.message >= recent;
-  }
-  let (mut extraction, per_segment) = select(
+  let (message_tokens, whole) = count_messages(messages, &mut counter, cancel)?;
+  let doc = render(messages, options.granularity);
+  extract_from_messages(
+    messages,
+    &message_tokens,
     &doc,
+    Counts::Count(Some(whole)),
+    None,
     task,
     options,
-    Whole::Known(original_tokens),
-    &mut counter,
     cancel,
-  )?;
+  )
+}
+
+/// A thread made ready once for extracting many tasks from it: rendered, segmented,
+/// every segment counted and every word indexed. Extracting from it gives exactly what
+/// `extract_text` or `extract_messages` give for the same input, in a fraction of the
+/// time: only the task's terms are looked up, and only what is kept is counted again.
+pub struct Prepared {
+  doc: Doc,
+  counted: Counted,
+  /// For message input: the messages and each one's tokens.
+  messages: Option<(Vec<Message>, Vec<usize>)>,
+  postings: Postings,
+  encoding: Encoding,
+  granularity: Granularity,
+}
+
+impl Prepared {
+  pub fn text(
+    text: &str,
+    encoding: Encoding,
+    granularity: Granularity,
+    cancel: &Cancel,
+  ) -> Result<Self, Cancelled> {
+    Self::new(
+      Doc::of_text(text, granularity),
+      None,
+      None,
+      encoding,
+      granularity,
+      cancel,
+    )
+  }
+
+  pub fn messages(
+    messages: Vec<Message>,
+    encoding: Encoding,
+    granularity: Granularity,
+    cancel: &Cancel,
+  ) -> Result<Self, Cancelled> {
+    let (tokens, whole) = count_messages(&messages, &mut Counter::new(encoding), cancel)?;
+    let doc = render(&messages, granularity);
+    Self::new(
+      doc,
+      Some(whole),
+      Some((messages, tokens)),
+      encoding,
+      granularity,
+      cancel,
+    )
+  }
+
+  fn new(
+    doc: Doc,
+    whole: Option<usize>,
+    messages: Option<(Vec<Message>, Vec<usize>)>,
+    encoding: Encoding,
+    granularity: Granularity,
+    cancel: &Cancel,
+  ) -> Result<Self, Cancelled> {
+    let (counted, postings) = in_parallel(
+      doc.text.len() >= PARALLEL_BYTES,
+      || count(&doc, whole, encoding, cancel),
+      || Postings::build(&doc.text, &doc.segments, cancel),
+    );
+    Ok(Self {
+      counted: counted?,
+      postings: postings?,
+      doc,
+      messages,
+      encoding,
+      granularity,
+    })
+  }
+
+  /// The tokens of the whole input.
+  pub fn tokens(&self) -> usize {
+    self.counted.whole
+  }
+
+  pub fn encoding(&self) -> Encoding {
+    self.encoding
+  }
+
+  /// Extracts for `task`; `options.encoding` and `options.granularity` are the ones
+  /// the thread was prepared with, whatever `options` says.
+  pub fn extract(&self, task: &str, options: &Options, cancel: &Cancel) -> Result<Extraction, Cancelled> {
+    let options = &Options {
+      encoding: self.encoding,
+      granularity: self.granularity,
+      ..options.clone()
+    };
+    let counts = Counts::Known(&self.counted);
+    match &self.messages {
+      Some((messages, tokens)) => extract_from_messages(
+        messages,
+        tokens,
+        &self.doc,
+        counts,
+        Some(&self.postings),
+        task,
+        options,
+        cancel,
+      ),
+      None => {
+        let forced = vec![false; self.doc.segments.len()];
+        Ok(
+          extract_doc(
+            &self.doc,
+            &forced,
+            counts,
+            Some(&self.postings),
+            task,
+            options,
+            cancel,
+          )?
+          .0,
+        )
+      }
+    }
+  }
+}
+
+/// Extraction from rendered messages, and the whole messages kept.
+#[allow(clippy::too_many_arguments)]
+fn extract_from_messages(
+  messages: &[Message],
+  message_tokens: &[usize],
+  doc: &Doc,
+  counts: Counts,
+  postings: Option<&Postings>,
+  task: &str,
+  options: &Options,
+  cancel: &Cancel,
+) -> Result<Extraction, Cancelled> {
+  let recent = messages.len().saturating_sub(options.keep_recent);
+  let forced: Vec<bool> = doc
+    .segments
+    .iter()
+    .map(|s| (options.keep_system && messages[s.message].role == "system") || s.message >= recent)
+    .collect();
+  let (mut extraction, per_segment) = extract_doc(doc, &forced, counts, postings, task, options, cancel)?;
   extraction.messages = Some(select_messages(
     messages,
-    &doc,
+    message_tokens,
     &per_segment,
+    doc,
     options,
-    &mut counter,
   ));
   Ok(extraction)
 }
@@ -286,10 +460,10 @@ fn render(messages: &[Message], granularity: Granularity) -> Doc {
 /// ids form one unit, kept or dropped together; system and recent messages first.
 fn select_messages(
   messages: &[Message],
-  doc: &Doc,
+  message_tokens: &[usize],
   scores: &[(f32, bool)],
+  doc: &Doc,
   options: &Options,
-  counter: &mut Counter,
 ) -> Vec<usize> {
   // Units: union of the messages that share a tool-call id.
   let mut parent: Vec<usize> = (0..messages.len()).collect();
@@ -354,8 +528,8 @@ fn select_messages(
     f
   };
   let mut cost = vec![0usize; messages.len()];
-  for (i, m) in messages.iter().enumerate() {
-    cost[units[i]] += m.tokens(counter);
+  for (i, &t) in message_tokens.iter().enumerate() {
+    cost[units[i]] += t;
   }
   // `min_relevance` is relative to the best unit but the top one (see `reference`).
   let ids: Vec<usize> = (0..messages.len()).collect();
@@ -381,58 +555,55 @@ fn select_messages(
   (0..messages.len()).filter(|&i| kept_unit[units[i]]).collect()
 }
 
-/// Selects segments of `doc`; also returns, per segment, its score and whether a
-/// sibling claimed it.
-/// The token count of the whole input: already known, or to be counted by `select`.
-enum Whole {
-  Known(usize),
-  Count,
+/// The counts extraction needs: known (a prepared thread), or to be counted, with the
+/// whole input's count when known.
+enum Counts<'a> {
+  Known(&'a Counted),
+  Count(Option<usize>),
 }
 
-fn select(
+/// Scores and selects segments of `doc` (`forced` ones first); also returns, per
+/// segment, its score and whether a sibling claimed it.
+fn extract_doc(
   doc: &Doc,
+  forced: &[bool],
+  counts: Counts,
+  postings: Option<&Postings>,
   task: &str,
   options: &Options,
-  whole: Whole,
-  counter: &mut Counter,
   cancel: &Cancel,
 ) -> Result<(Extraction, Vec<(f32, bool)>), Cancelled> {
+  let score = || score_all(doc, postings, task, options, cancel);
+  let counted;
+  let (counted, (terms, index, own, evidence)) = match counts {
+    Counts::Known(c) => (c, score()?),
+    // Counting runs on one thread beside indexing and scoring on the other: two
+    // threads for two cores.
+    Counts::Count(whole) => {
+      let (c, scored) = in_parallel(
+        doc.text.len() >= PARALLEL_BYTES,
+        || count(doc, whole, options.encoding, cancel),
+        score,
+      );
+      counted = c?;
+      (&counted, scored?)
+    }
+  };
   let (text, segments) = (doc.text.as_str(), doc.segments.as_slice());
-  // Counting (every segment, and the whole input when not known) runs on one thread
-  // beside indexing and scoring on the other: two threads for two cores.
-  let (counted, scored) = in_parallel(
-    text.len() >= PARALLEL_BYTES,
-    || -> Result<(Vec<usize>, usize), Cancelled> {
-      let mut counter = Counter::new(options.encoding);
-      let mut tokens = Vec::with_capacity(segments.len());
-      for (i, seg) in segments.iter().enumerate() {
-        if i % 4096 == 0 {
-          cancel.check()?;
-        }
-        tokens.push(counter.count(&text[seg.start..seg.end]));
-      }
-      let original = match whole {
-        Whole::Known(n) => n,
-        Whole::Count => counter.count_cancellable(text, cancel)?,
-      };
-      Ok((tokens, original))
-    },
-    || score_all(doc, task, options, cancel),
-  );
-  let (tokens, original_tokens) = counted?;
-  let (terms, index, own, evidence) = scored?;
+  let mut counter = Counter::new(options.encoding);
+  let original_tokens = counted.whole;
   let threshold = options.min_relevance.clamp(0.0, 1.0) * reference(&own, &sections(segments).0);
   let mut reports: Vec<SegmentReport> = Vec::with_capacity(segments.len());
   let mut candidates = Vec::new();
   let mut claimed = Vec::with_capacity(segments.len());
   for (i, seg) in segments.iter().enumerate() {
-    let tokens = tokens[i];
+    let tokens = counted.segments[i];
     // Whose is it: the task with the most evidence for it, this one or a sibling.
     let sibling = evidence[1..].iter().any(|s| s[i] > evidence[0][i]);
     claimed.push((own[i], sibling));
     let dropped = if doc.internal[i] {
       Some(Reason::Internal)
-    } else if doc.forced[i] {
+    } else if forced[i] {
       candidates.push(i);
       Some(Reason::Budget)
     } else if sibling {
@@ -456,8 +627,8 @@ fn select(
 
   // Forced first, then best first; ties in original order, so the result is deterministic.
   candidates.sort_by(|&a, &b| {
-    doc.forced[b]
-      .cmp(&doc.forced[a])
+    forced[b]
+      .cmp(&forced[a])
       .then(own[b].total_cmp(&own[a]))
       .then(a.cmp(&b))
   });
@@ -483,7 +654,7 @@ fn select(
   let mut seen: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
   let mut repeated = vec![false; segments.len()];
   for &i in &candidates {
-    if !doc.forced[i] && !seen.insert(&text[segments[i].start..segments[i].end]) {
+    if !forced[i] && !seen.insert(&text[segments[i].start..segments[i].end]) {
       repeated[i] = true;
       continue;
     }
@@ -539,23 +710,42 @@ fn select(
   Ok((extraction, claimed))
 }
 
-type Scores = (Terms, Index, Vec<f32>, Vec<Vec<f32>>);
+type Scores<'a> = (Terms, Index<'a>, Vec<f32>, Vec<Vec<f32>>);
 
-/// The task's terms, the index, every segment's score for the task, and its ownership
-/// evidence for the task and then each sibling.
-fn score_all(doc: &Doc, task: &str, options: &Options, cancel: &Cancel) -> Result<Scores, Cancelled> {
+/// The task's terms, the index (from `postings` when given, else read from the text),
+/// every segment's score for the task, and its ownership evidence for the task and then
+/// each sibling.
+fn score_all<'a>(
+  doc: &Doc,
+  postings: Option<&'a Postings>,
+  task: &str,
+  options: &Options,
+  cancel: &Cancel,
+) -> Result<Scores<'a>, Cancelled> {
   let (text, segments) = (doc.text.as_str(), doc.segments.as_slice());
   let mut queries: Vec<Terms> = std::iter::once(task)
     .chain(options.sibling_tasks.iter().map(String::as_str))
     .map(Terms::of_task)
     .collect();
+  // Phrases stay as they are through the feedback round: they are found once.
+  let bonuses = {
+    let refs: Vec<&Terms> = queries.iter().collect();
+    let folded = postings.map_or_else(|| Cow::Owned(fold(text)), |p| Cow::Borrowed(p.folded()));
+    phrase_bonuses(&folded, segments, &refs)
+  };
   let mut round = 0;
   loop {
     let refs: Vec<&Terms> = queries.iter().collect();
-    let index = Index::build(text, segments, &refs);
+    let index = match postings {
+      Some(p) => p.index(&refs),
+      None => Index::build(text, segments, &refs),
+    };
     cancel.check()?;
-    let (mut scores, evidence): (Vec<Vec<f32>>, Vec<Vec<f32>>) =
-      queries.iter().map(|q| scores(text, segments, &index, q)).unzip();
+    let (mut scores, evidence): (Vec<Vec<f32>>, Vec<Vec<f32>>) = queries
+      .iter()
+      .zip(&bonuses)
+      .map(|(q, b)| scores_with(text, segments, &index, q, b))
+      .unzip();
     cancel.check()?;
     // With siblings, each task's own vocabulary is learned from what it already owns
     // (one round), then everything is scored again.
@@ -968,5 +1158,106 @@ mod tests {
     let kept = e.messages.unwrap();
     assert!(kept.contains(&7) && !kept.contains(&0), "{kept:?}");
     assert!(e.text.contains("Thanks."));
+  }
+
+  mod prepared {
+    use super::*;
+    use proptest::prelude::*;
+
+    const WORDS: [&str; 16] = [
+      "users",
+      "src/api/users.ts",
+      "emails",
+      "validate",
+      "rate",
+      "limiter",
+      "`hits`",
+      "memory",
+      "leak",
+      "README.md",
+      "routes",
+      "A.1",
+      "A.2",
+      "the",
+      "cache",
+      "createUser",
+    ];
+
+    /// Text of paragraphs, headings, list items and code blocks made of `WORDS`.
+    fn text_of(blocks: &[(u8, Vec<usize>)]) -> String {
+      let mut out = String::new();
+      for (kind, words) in blocks {
+        let body: Vec<&str> = words.iter().map(|&w| WORDS[w]).collect();
+        match kind % 4 {
+          0 => out.push_str(&format!("## {}\n\n", body.join(" "))),
+          1 => out.push_str(&format!("- {}\n", body.join(" "))),
+          2 => out.push_str(&format!("```\n{}\n```\n\n", body.join(" "))),
+          _ => out.push_str(&format!("{}. {}.\n\n", body.join(" "), body.join(" "))),
+        }
+      }
+      out
+    }
+
+    fn blocks() -> impl Strategy<Value = Vec<(u8, Vec<usize>)>> {
+      proptest::collection::vec(
+        (0u8..4, proptest::collection::vec(0usize..WORDS.len(), 1..8)),
+        0..14,
+      )
+    }
+
+    fn options() -> impl Strategy<Value = Options> {
+      (
+        proptest::option::of(0usize..200),
+        proptest::collection::vec(proptest::collection::vec(0usize..WORDS.len(), 1..5), 0..3),
+        0usize..3,
+        0usize..3,
+        any::<bool>(),
+      )
+        .prop_map(|(max_tokens, siblings, g, keep_recent, keep_system)| Options {
+          max_tokens,
+          sibling_tasks: siblings
+            .iter()
+            .map(|s| s.iter().map(|&w| WORDS[w]).collect::<Vec<_>>().join(" "))
+            .collect(),
+          granularity: [
+            Granularity::Sentence,
+            Granularity::Paragraph,
+            Granularity::Message,
+          ][g],
+          keep_recent,
+          keep_system,
+          ..Options::default()
+        })
+    }
+
+    proptest! {
+      #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
+
+      /// A prepared thread extracts exactly what one-shot extraction does.
+      #[test]
+      fn text_extracts_as_one_shot(blocks in blocks(), task in proptest::collection::vec(0usize..WORDS.len(), 1..6), options in options()) {
+        let text = text_of(&blocks);
+        let task: Vec<&str> = task.iter().map(|&w| WORDS[w]).collect();
+        let task = task.join(" ");
+        let cancel = Cancel::new();
+        let prepared = Prepared::text(&text, options.encoding, options.granularity, &cancel).unwrap();
+        prop_assert_eq!(prepared.tokens(), count_tokens(&text, options.encoding));
+        prop_assert_eq!(prepared.extract(&task, &options, &cancel).unwrap(), extract_text(&text, &task, &options, &cancel).unwrap());
+      }
+
+      #[test]
+      fn messages_extract_as_one_shot(messages in proptest::collection::vec((0usize..4, blocks()), 0..8), task in proptest::collection::vec(0usize..WORDS.len(), 1..6), options in options()) {
+        let mut thread: Vec<Message> = messages
+          .iter()
+          .map(|(role, blocks)| Message::text(["system", "user", "assistant", "tool"][*role], &text_of(blocks)))
+          .collect();
+        thread.extend(super::thread());
+        let task: Vec<&str> = task.iter().map(|&w| WORDS[w]).collect();
+        let task = task.join(" ");
+        let cancel = Cancel::new();
+        let prepared = Prepared::messages(thread.clone(), options.encoding, options.granularity, &cancel).unwrap();
+        prop_assert_eq!(prepared.extract(&task, &options, &cancel).unwrap(), extract_messages(&thread, &task, &options, &cancel).unwrap());
+      }
+    }
   }
 }

@@ -6,9 +6,10 @@
 //! (and naming the keys left behind) is the binding's job.
 
 use std::cell::Cell;
+use std::sync::Arc;
 
 use crate::core::cancel::{Cancel, Cancelled};
-use crate::core::extract::{extract_messages, extract_text, Options};
+use crate::core::extract::{extract_messages, extract_text, Options, Prepared};
 use crate::core::message::{count_message_tokens, Message, Part};
 use crate::core::sanitize::Sanitizer;
 use crate::core::tokens::{Counter, Encoding};
@@ -42,9 +43,80 @@ pub struct SubagentContext {
 }
 
 /// The parent's whole conversation, of which the subagent gets only the relevant slice.
+#[derive(Clone)]
 pub enum Thread {
   Text(String),
   Messages(Vec<Message>),
+  /// Prepared once for many subagents: see [`PreparedThread`].
+  Prepared(Arc<PreparedThread>),
+}
+
+/// A parent thread made ready once for isolating many subagents' contexts from it:
+/// sanitized with one set of markers, counted, segmented and indexed. Isolating from it
+/// gives exactly what isolating from the thread itself gives; with other markers or
+/// another encoding than it was prepared with, it is the thread itself again.
+pub struct PreparedThread {
+  source: Thread,
+  sanitizer: Sanitizer,
+  /// Tokens of the thread as given, and the markers sanitizing removed from it.
+  parent_tokens: usize,
+  markers_removed: usize,
+  prepared: Prepared,
+}
+
+impl PreparedThread {
+  pub fn new(
+    thread: Thread,
+    sanitizer: Sanitizer,
+    encoding: Encoding,
+    cancel: &Cancel,
+  ) -> Result<Self, Cancelled> {
+    let granularity = Options::default().granularity;
+    let mut counter = Counter::new(encoding);
+    let removed = Cell::new(0);
+    let clean = |text: &str| {
+      let s = sanitizer.sanitize(text);
+      removed.set(removed.get() + s.removed);
+      s.text
+    };
+    // As in `isolate`: when sanitizing removed nothing, the prepared count is the parent's.
+    let (prepared, parent_tokens) = match &thread {
+      Thread::Text(text) => {
+        let prepared = Prepared::text(&clean(text), encoding, granularity, cancel)?;
+        let parent = match removed.get() {
+          0 => prepared.tokens(),
+          _ => counter.count_cancellable(text, cancel)?,
+        };
+        (prepared, parent)
+      }
+      Thread::Messages(messages) => {
+        let clean_messages = messages.iter().map(|m| sanitize_message(m, &clean)).collect();
+        let prepared = Prepared::messages(clean_messages, encoding, granularity, cancel)?;
+        let parent = match removed.get() {
+          0 => prepared.tokens(),
+          _ => count_message_tokens(messages, &mut counter, cancel)?,
+        };
+        (prepared, parent)
+      }
+      Thread::Prepared(p) => return Self::new(p.source.clone(), sanitizer, encoding, cancel),
+    };
+    Ok(Self {
+      markers_removed: removed.get(),
+      source: thread,
+      sanitizer,
+      parent_tokens,
+      prepared,
+    })
+  }
+
+  /// Tokens of the thread as given.
+  pub fn tokens(&self) -> usize {
+    self.parent_tokens
+  }
+
+  pub fn encoding(&self) -> Encoding {
+    self.prepared.encoding()
+  }
 }
 
 pub struct Settings {
@@ -55,6 +127,7 @@ pub struct Settings {
   pub sanitizer: Sanitizer,
 }
 
+#[derive(Debug, PartialEq)]
 pub struct Isolation {
   pub context: SubagentContext,
   /// Tokens of what the subagent would have inherited: the thread (or the given
@@ -101,7 +174,19 @@ pub fn isolate(
   .map(String::as_str)
   .collect::<Vec<_>>()
   .join("\n");
+  // Prepared with other markers or another encoding: it is the thread as given.
+  let thread = match thread {
+    Some(Thread::Prepared(p)) if p.sanitizer != settings.sanitizer || p.encoding() != settings.encoding => {
+      Some(&p.source)
+    }
+    t => t,
+  };
   let relevant_context = match thread {
+    Some(Thread::Prepared(p)) => {
+      removed.set(removed.get() + p.markers_removed);
+      parent_tokens += p.parent_tokens;
+      Some(p.prepared.extract(&terms, &options, cancel)?.text)
+    }
     // Extraction counts the thread it is given: when sanitizing removed nothing, that
     // is the parent's count, and a million-token thread is not counted twice.
     Some(Thread::Text(text)) => {
@@ -342,6 +427,44 @@ mod tests {
     assert!(rc.contains("5 per minute") && !rc.contains("secret plan"), "{rc}");
   }
 
+  #[test]
+  fn a_prepared_thread_isolates_as_the_thread_itself() {
+    let messages = vec![
+      Message::text("user", THREAD),
+      Message::text(
+        "assistant",
+        "[PRIVATE] rate limiting login secret\n\nLogin: 5 per minute. <note>billing is late</note>",
+      ),
+    ];
+    let cancel = Cancel::new();
+    let custom = Sanitizer::new(&[crate::core::sanitize::MarkerRule {
+      name: "note".into(),
+      form: crate::core::sanitize::Form::Tag,
+      action: crate::core::sanitize::Action::Drop,
+    }])
+    .unwrap();
+    for thread in [Thread::Text(THREAD.into()), Thread::Messages(messages)] {
+      let prepared = Thread::Prepared(Arc::new(
+        PreparedThread::new(thread.clone(), Sanitizer::default(), Encoding::O200kBase, &cancel).unwrap(),
+      ));
+      for mut s in [
+        settings(&["A.1: migrate the billing tables"], Some(60)),
+        settings(&[], None),
+      ] {
+        let raw = isolate(&config(), Some(&thread), &s, &cancel).unwrap();
+        assert!(raw.markers_removed > 0);
+        assert_eq!(isolate(&config(), Some(&prepared), &s, &cancel).unwrap(), raw);
+        // Other markers or another encoding than it was prepared with: the thread as given.
+        s.sanitizer = custom.clone();
+        let raw = isolate(&config(), Some(&thread), &s, &cancel).unwrap();
+        assert_eq!(isolate(&config(), Some(&prepared), &s, &cancel).unwrap(), raw);
+        s.encoding = Encoding::Cl100kBase;
+        let raw = isolate(&config(), Some(&thread), &s, &cancel).unwrap();
+        assert_eq!(isolate(&config(), Some(&prepared), &s, &cancel).unwrap(), raw);
+      }
+    }
+  }
+
   mod properties {
     use super::*;
     use proptest::prelude::*;
@@ -408,6 +531,9 @@ mod tests {
         };
         let thread = Thread::Text(paragraphs.join("\n\n"));
         let i = isolate(&config, Some(&thread), &settings, &Cancel::new()).unwrap();
+        let prepared = PreparedThread::new(thread, Sanitizer::default(), Encoding::O200kBase, &Cancel::new()).unwrap();
+        let through = isolate(&config, Some(&Thread::Prepared(Arc::new(prepared))), &settings, &Cancel::new()).unwrap();
+        prop_assert_eq!(&through, &i);
         let prompt = render_prompt(&i.context);
         prop_assert!(!prompt.contains("SECRET"), "{}", prompt);
         prop_assert!(!prompt.contains("SIB"), "{}", prompt);

@@ -2,8 +2,11 @@
 //! the section and the neighbours of each segment counted, and links followed (a
 //! section whose heading is named in relevant text becomes relevant too).
 
+use std::borrow::Cow;
+
 use rustc_hash::FxHashMap;
 
+use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::segment::{Kind, Segment};
 use crate::core::terms::{for_each_form, words, Terms};
 
@@ -39,8 +42,10 @@ const PAIR_FLOOR: f32 = 0.2;
 
 /// Term statistics of the segments of one text, for a fixed vocabulary (the terms of
 /// the task and its siblings): only those terms are counted, which keeps indexing
-/// cheap on huge threads.
-pub struct Index {
+/// cheap on huge threads. Built by reading the text (`build`), or from the text's
+/// [`Postings`] when it is read for many tasks.
+#[derive(Debug, PartialEq)]
+pub struct Index<'a> {
   vocabulary: FxHashMap<String, usize>,
   /// (term, frequency) of the vocabulary terms in each segment, all segments in one
   /// vector: segment `i` owns `tf[tf_start[i]..tf_start[i + 1]]`.
@@ -52,7 +57,7 @@ pub struct Index {
   df: Vec<u32>,
   /// The whole text with ASCII letters lower-cased (byte offsets unchanged), for
   /// finding phrases and titles.
-  folded: String,
+  folded: Cow<'a, str>,
   avg_len: f32,
 }
 
@@ -62,15 +67,25 @@ pub fn fold(text: &str) -> String {
   text.to_ascii_lowercase()
 }
 
-impl Index {
-  pub fn build(text: &str, segments: &[Segment], queries: &[&Terms]) -> Self {
-    let mut vocabulary: FxHashMap<String, usize> = FxHashMap::default();
-    for q in queries {
-      for t in q.weights.keys() {
-        let n = vocabulary.len();
-        vocabulary.entry(t.clone()).or_insert(n);
-      }
+/// The terms of `queries`, numbered in the order they are first met.
+fn vocabulary(queries: &[&Terms]) -> FxHashMap<String, usize> {
+  let mut vocabulary: FxHashMap<String, usize> = FxHashMap::default();
+  for q in queries {
+    for t in q.weights.keys() {
+      let n = vocabulary.len();
+      vocabulary.entry(t.clone()).or_insert(n);
     }
+  }
+  vocabulary
+}
+
+fn average(len: &[u32]) -> f32 {
+  (len.iter().map(|&l| l as f64).sum::<f64>() / len.len().max(1) as f64).max(1.0) as f32
+}
+
+impl Index<'static> {
+  pub fn build(text: &str, segments: &[Segment], queries: &[&Terms]) -> Self {
+    let vocabulary = vocabulary(queries);
     let mut tf = Vec::new();
     let mut tf_start = Vec::with_capacity(segments.len() + 1);
     let mut len = Vec::with_capacity(segments.len());
@@ -98,18 +113,20 @@ impl Index {
       len.push(n);
     }
     tf_start.push(tf.len());
-    let avg_len = (len.iter().map(|&l| l as f64).sum::<f64>() / len.len().max(1) as f64).max(1.0) as f32;
+    let avg_len = average(&len);
     Self {
       vocabulary,
       tf,
       tf_start,
       len,
       df,
-      folded: fold(text),
+      folded: Cow::Owned(fold(text)),
       avg_len,
     }
   }
+}
 
+impl Index<'_> {
   /// The (term, frequency) pairs of segment `i`.
   fn terms(&self, i: usize) -> &[(usize, u32)] {
     &self.tf[self.tf_start[i]..self.tf_start[i + 1]]
@@ -162,6 +179,118 @@ impl Index {
   }
 }
 
+/// Every word form of every segment of one text, indexed once: a thread prepared for
+/// many tasks gets each task's [`Index`] from it without reading the text again.
+pub struct Postings {
+  vocabulary: FxHashMap<String, u32>,
+  /// Per form: (segment, frequency), segments ascending.
+  lists: Vec<Vec<(u32, u32)>>,
+  /// Per segment: number of words.
+  len: Vec<u32>,
+  folded: String,
+}
+
+impl Postings {
+  pub fn build(text: &str, segments: &[Segment], cancel: &Cancel) -> Result<Self, Cancelled> {
+    let mut vocabulary: FxHashMap<String, u32> = FxHashMap::default();
+    let mut lists: Vec<Vec<(u32, u32)>> = Vec::new();
+    let mut len = Vec::with_capacity(segments.len());
+    // Frequencies in the current segment, by form id, and the ids met in it.
+    let mut counts: Vec<u32> = Vec::new();
+    let mut met: Vec<u32> = Vec::new();
+    let mut buf = String::new();
+    for (i, s) in segments.iter().enumerate() {
+      if i % 4096 == 0 {
+        cancel.check()?;
+      }
+      let mut n = 0u32;
+      for word in words(&text[s.start..s.end]) {
+        n += 1;
+        for_each_form(word, &mut buf, |form| {
+          let id = match vocabulary.get(form) {
+            Some(&id) => id,
+            None => {
+              let id = lists.len() as u32;
+              vocabulary.insert(form.to_owned(), id);
+              lists.push(Vec::new());
+              counts.push(0);
+              id
+            }
+          };
+          if counts[id as usize] == 0 {
+            met.push(id);
+          }
+          counts[id as usize] += 1;
+        });
+      }
+      for id in met.drain(..) {
+        lists[id as usize].push((i as u32, counts[id as usize]));
+        counts[id as usize] = 0;
+      }
+      len.push(n);
+    }
+    Ok(Self {
+      vocabulary,
+      lists,
+      len,
+      folded: fold(text),
+    })
+  }
+
+  /// The text, case-folded as `fold` does.
+  pub fn folded(&self) -> &str {
+    &self.folded
+  }
+
+  /// The index `Index::build` would make of the text for `queries`, from the postings
+  /// of their terms only.
+  pub fn index(&self, queries: &[&Terms]) -> Index<'_> {
+    let vocabulary = vocabulary(queries);
+    let mut df = vec![0u32; vocabulary.len()];
+    // The postings of the query's terms, placed segment by segment (a counting sort),
+    // then each segment's pairs in term order.
+    let lists: Vec<(usize, &[(u32, u32)])> = vocabulary
+      .iter()
+      .filter_map(|(t, &id)| {
+        self
+          .vocabulary
+          .get(t)
+          .map(|&form| (id, self.lists[form as usize].as_slice()))
+      })
+      .collect();
+    let mut tf_start = vec![0usize; self.len.len() + 1];
+    for &(id, list) in &lists {
+      df[id] = list.len() as u32;
+      for &(segment, _) in list {
+        tf_start[segment as usize + 1] += 1;
+      }
+    }
+    for i in 1..tf_start.len() {
+      tf_start[i] += tf_start[i - 1];
+    }
+    let mut tf = vec![(0usize, 0u32); tf_start[self.len.len()]];
+    let mut next = tf_start.clone();
+    for &(id, list) in &lists {
+      for &(segment, f) in list {
+        tf[next[segment as usize]] = (id, f);
+        next[segment as usize] += 1;
+      }
+    }
+    for i in 0..self.len.len() {
+      tf[tf_start[i]..tf_start[i + 1]].sort_unstable();
+    }
+    Index {
+      vocabulary,
+      tf,
+      tf_start,
+      len: self.len.clone(),
+      df,
+      folded: Cow::Borrowed(&self.folded),
+      avg_len: average(&self.len),
+    }
+  }
+}
+
 /// Relevance of every segment to one query, on a 0..~3 scale where 0 means unrelated.
 ///
 /// Sections (a heading and what follows it, a rendered message, or a paragraph when
@@ -177,22 +306,25 @@ impl Index {
 /// short compare fairly). Unlike the scores, which are relative to the best in the
 /// text, evidence can be compared between tasks to tell whose a segment is.
 pub fn scores(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> (Vec<f32>, Vec<f32>) {
+  let bonus = phrase_bonuses(&index.folded, segments, &[query]).remove(0);
+  scores_with(text, segments, index, query, &bonus)
+}
+
+/// `scores`, with the query's phrase bonus per segment already found (`phrase_bonuses`).
+pub fn scores_with(
+  text: &str,
+  segments: &[Segment],
+  index: &Index,
+  query: &Terms,
+  bonus: &[f32],
+) -> (Vec<f32>, Vec<f32>) {
   if segments.is_empty() {
     return (Vec::new(), Vec::new());
   }
   let weights = index.weights(query);
-  // Phrases count like a rare term matched once, times their weight.
-  let phrase_bonus = |i: usize| -> f32 {
-    let body = &index.folded[segments[i].start..segments[i].end];
-    query
-      .phrases
-      .iter()
-      .filter(|(p, _)| body.contains(p.as_str()))
-      .map(|(_, w)| w * 2.0)
-      .sum()
-  };
+  let bags = QueryTerms::new(index, &weights);
   let own: Vec<f32> = (0..segments.len())
-    .map(|i| index.bm25(index.terms(i), index.len[i], &weights) + phrase_bonus(i))
+    .map(|i| index.bm25(bags.of(i), index.len[i], &weights) + bonus[i])
     .collect();
 
   // Groups of segments scored as one bag of words: blocks (paragraphs, items, code)
@@ -200,11 +332,11 @@ pub fn scores(text: &str, segments: &[Segment], index: &Index, query: &Terms) ->
   let blocks = segments.last().map_or(0, |s| s.block + 1);
   let block_of: Vec<usize> = segments.iter().map(|s| s.block).collect();
   let (section_of, sections) = sections(segments);
-  let block_score = group_scores(index, &weights, &own, &block_of, blocks, |i| {
+  let block_score = group_scores(index, &bags, &weights, &own, &block_of, blocks, |i| {
     !is_section_start(segments[i].kind)
   })
   .score;
-  let section_bags = group_scores(index, &weights, &own, &section_of, sections, |_| true);
+  let section_bags = group_scores(index, &bags, &weights, &own, &section_of, sections, |_| true);
   let section_bm25 = &section_bags.score;
 
   let norm = |v: f32, m: f32| if m > 0.0 { v / m } else { 0.0 };
@@ -263,13 +395,12 @@ pub fn scores(text: &str, segments: &[Segment], index: &Index, query: &Terms) ->
       .iter()
       .filter_map(|(k, share, _)| title[*k].as_deref().map(|t| (*k, *share, t)))
       .collect();
-    if !named_sources.is_empty() {
-      for k in 0..sections {
-        let body = &index.folded[segments[span[k].0].start..segments[span[k].1 - 1].end];
-        for &(source, share, t) in &named_sources {
-          if k != source && names(body, t) {
-            linked[k] = linked[k].max(relevance[k] + W_BACKLINK * share);
-          }
+    // Each title is sought once in the whole text, and each find given to its section.
+    for &(source, share, t) in &named_sources {
+      for (at, end) in name_spans(&index.folded, t) {
+        let k = section_of[segments.partition_point(|s| s.start <= at).max(1) - 1];
+        if k != source && end <= segments[span[k].1 - 1].end && at >= segments[span[k].0].start {
+          linked[k] = linked[k].max(relevance[k] + W_BACKLINK * share);
         }
       }
     }
@@ -452,6 +583,100 @@ fn complement<'a>(
   relevance[order[b]] = top;
 }
 
+/// The (term, frequency) pairs of each segment for the terms one query weighs: what its
+/// scores are made of (an index shared with sibling tasks holds theirs too).
+struct QueryTerms {
+  tf: Vec<(usize, u32)>,
+  start: Vec<usize>,
+}
+
+impl QueryTerms {
+  fn new(index: &Index, weights: &[f32]) -> Self {
+    let mut tf = Vec::new();
+    let mut start = Vec::with_capacity(index.len.len() + 1);
+    for i in 0..index.len.len() {
+      start.push(tf.len());
+      tf.extend(index.terms(i).iter().filter(|&&(t, _)| weights[t] != 0.0));
+    }
+    start.push(tf.len());
+    Self { tf, start }
+  }
+
+  fn of(&self, i: usize) -> &[(usize, u32)] {
+    &self.tf[self.start[i]..self.start[i + 1]]
+  }
+}
+
+/// Per query, per segment, what its phrases add: a phrase found in a segment counts like
+/// a rare term matched once, times its weight. The phrases of all queries are sought in
+/// one pass over the whole (case-folded) text, and each find is given to the segment it
+/// lies in.
+pub fn phrase_bonuses(folded: &str, segments: &[Segment], queries: &[&Terms]) -> Vec<Vec<f32>> {
+  let mut patterns: Vec<&str> = Vec::new();
+  let mut pattern_of: FxHashMap<&str, usize> = FxHashMap::default();
+  for q in queries {
+    for (p, _) in &q.phrases {
+      pattern_of.entry(p.as_str()).or_insert_with(|| {
+        patterns.push(p.as_str());
+        patterns.len() - 1
+      });
+    }
+  }
+  // The segments that hold each pattern, ascending (an empty phrase is in every one).
+  let mut holders: Vec<Vec<u32>> = patterns
+    .iter()
+    .map(|p| {
+      if p.is_empty() {
+        (0..segments.len() as u32).collect()
+      } else {
+        Vec::new()
+      }
+    })
+    .collect();
+  let searched: Vec<&str> = patterns.iter().copied().filter(|p| !p.is_empty()).collect();
+  let mut record = |pattern: usize, start: usize, end: usize| {
+    let k = segments.partition_point(|s| s.start <= start);
+    if k > 0 && end <= segments[k - 1].end {
+      let list = &mut holders[pattern];
+      // Finds of one pattern come in text order.
+      if list.last() != Some(&(k as u32 - 1)) {
+        list.push(k as u32 - 1);
+      }
+    }
+  };
+  let index_of: Vec<usize> = searched.iter().map(|p| pattern_of[p]).collect();
+  match aho_corasick::AhoCorasick::new(&searched) {
+    Ok(finder) if !searched.is_empty() => {
+      for m in finder.find_overlapping_iter(folded) {
+        record(index_of[m.pattern().as_usize()], m.start(), m.end());
+      }
+    }
+    // Phrases too large for one automaton are sought one by one.
+    _ => {
+      for (i, p) in searched.iter().enumerate() {
+        let finder = memchr::memmem::Finder::new(p.as_bytes());
+        let mut from = 0;
+        while let Some(found) = finder.find(&folded.as_bytes()[from..]) {
+          record(index_of[i], from + found, from + found + p.len());
+          from += found + 1;
+        }
+      }
+    }
+  }
+  queries
+    .iter()
+    .map(|q| {
+      let mut bonus = vec![0f32; segments.len()];
+      for (p, weight) in &q.phrases {
+        for &k in &holders[pattern_of[p.as_str()]] {
+          bonus[k as usize] += weight * 2.0;
+        }
+      }
+      bonus
+    })
+    .collect()
+}
+
 /// Groups of segments taken as one bag of words: BM25 of each, and its bag.
 struct Groups {
   score: Vec<f32>,
@@ -463,6 +688,7 @@ struct Groups {
 /// for which `include` is false are left out of the bag.
 fn group_scores(
   index: &Index,
+  bags: &QueryTerms,
   weights: &[f32],
   own: &[f32],
   group_of: &[usize],
@@ -476,12 +702,12 @@ fn group_scores(
     if !include(i) {
       continue;
     }
-    for &(t, f) in index.terms(i) {
+    for &(t, f) in bags.of(i) {
       *tf[g].entry(t).or_insert(0) += f;
     }
     len[g] += index.len[i];
     // A phrase's bonus is in `own` beyond BM25; keep the largest for the group.
-    let bm25 = index.bm25(index.terms(i), index.len[i], weights);
+    let bm25 = index.bm25(bags.of(i), index.len[i], weights);
     phrase[g] = phrase[g].max(own[i] - bm25);
   }
   let terms: Vec<Vec<(usize, u32)>> = tf
@@ -544,18 +770,21 @@ fn named_titles(body: &str, titles: &[Option<String>]) -> Vec<bool> {
 /// Where `body` names `title` as whole words.
 fn name_spans(body: &str, title: &str) -> Vec<(usize, usize)> {
   let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
-  body
-    .match_indices(title)
-    .filter(|&(at, _)| {
-      boundary(body[..at].chars().next_back()) && boundary(body[at + title.len()..].chars().next())
-    })
-    .map(|(at, _)| (at, at + title.len()))
-    .collect()
-}
-
-/// Whether `body` names `title` as whole words.
-fn names(body: &str, title: &str) -> bool {
-  !name_spans(body, title).is_empty()
+  if title.is_empty() {
+    return Vec::new();
+  }
+  let finder = memchr::memmem::Finder::new(title.as_bytes());
+  let mut spans = Vec::new();
+  let mut from = 0;
+  // Finds do not overlap, as with `match_indices`.
+  while let Some(found) = finder.find(&body.as_bytes()[from..]) {
+    let at = from + found;
+    from = at + title.len();
+    if boundary(body[..at].chars().next_back()) && boundary(body[from..].chars().next()) {
+      spans.push((at, from));
+    }
+  }
+  spans
 }
 
 fn max(v: &[f32]) -> f32 {
@@ -622,5 +851,74 @@ mod tests {
     let top: Vec<&str> = ranked[..2].iter().map(String::as_str).collect();
     assert!(top.contains(&"## Kiskiack (Lee House)"), "{ranked:?}");
     assert!(top.contains(&"## Naval Weapons Station Yorktown"), "{ranked:?}");
+  }
+
+  mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    const WORDS: [&str; 10] = [
+      "Rate",
+      "limiter",
+      "src/api/users.ts",
+      "users",
+      "the",
+      "leak",
+      "`hits`",
+      "Ünïcode",
+      "rate-limit",
+      "a.b",
+    ];
+
+    fn text() -> impl Strategy<Value = String> {
+      proptest::collection::vec((0usize..WORDS.len(), 0u8..6), 0..60).prop_map(|w| {
+        w.iter()
+          .map(|&(i, sep)| {
+            format!(
+              "{}{}",
+              WORDS[i],
+              [" ", " ", ". ", "\n\n", "\n- ", "\n## "][sep as usize]
+            )
+          })
+          .collect()
+      })
+    }
+
+    proptest! {
+      #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
+
+      /// The index made from postings is the index made by reading the text.
+      #[test]
+      fn postings_give_the_index_the_text_gives(text in text(), tasks in proptest::collection::vec(proptest::collection::vec(0usize..WORDS.len(), 1..5), 1..4)) {
+        let mut segments = Vec::new();
+        crate::core::segment::segment(&text, 0, 0, crate::core::segment::Granularity::Sentence, &mut segments, 0);
+        let terms: Vec<Terms> = tasks
+          .iter()
+          .map(|t| Terms::of_task(&t.iter().map(|&i| WORDS[i]).collect::<Vec<_>>().join(" ")))
+          .collect();
+        let refs: Vec<&Terms> = terms.iter().collect();
+        let postings = Postings::build(&text, &segments, &Cancel::new()).unwrap();
+        prop_assert_eq!(postings.index(&refs), Index::build(&text, &segments, &refs));
+      }
+
+      /// A phrase's bonus goes to exactly the segments whose text holds it.
+      #[test]
+      fn phrases_count_in_the_segments_that_hold_them(text in text(), phrases in proptest::collection::vec((0usize..WORDS.len(), 0usize..WORDS.len()), 0..4)) {
+        let mut segments = Vec::new();
+        crate::core::segment::segment(&text, 0, 0, crate::core::segment::Granularity::Sentence, &mut segments, 0);
+        let folded = fold(&text);
+        let phrases: Vec<(String, f32)> = phrases
+          .iter()
+          .enumerate()
+          .map(|(k, &(a, b))| (fold(&format!("{} {}", WORDS[a], WORDS[b])), 1.0 + k as f32))
+          .collect();
+        let naive: Vec<f32> = segments
+          .iter()
+          .map(|s| phrases.iter().filter(|(p, _)| folded[s.start..s.end].contains(p.as_str())).map(|(_, w)| w * 2.0).sum())
+          .collect();
+        let terms = Terms { phrases, ..Terms::of_task("") };
+        prop_assert_eq!(phrase_bonuses(&folded, &segments, &[&terms]).remove(0), naive);
+      }
+    }
   }
 }

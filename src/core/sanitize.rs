@@ -68,6 +68,7 @@ const ATTRIBUTES: usize = 1024;
 /// Passes after which text that keeps forming new markers is cut at the first one.
 const PASSES: usize = 8;
 
+#[derive(Clone, Debug, PartialEq)]
 struct Rule {
   /// The name's letters and digits, lower-cased: what a marker must spell.
   name: Vec<u8>,
@@ -76,6 +77,7 @@ struct Rule {
 }
 
 /// A set of marker rules, ready to scan with.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Sanitizer {
   rules: Vec<Rule>,
   longest: usize,
