@@ -7,7 +7,12 @@ import { join } from 'node:path'
 import { countTokens, MemoryLedgerStore, SubtaskLedger } from '../dist/index.js'
 import { bar, fmt, median, root, table } from './lib.mjs'
 
-const chains = JSON.parse(readFileSync(join(root, 'bench', 'data', 'ledger-chains.json'), 'utf8')).chains
+const allChains = JSON.parse(readFileSync(join(root, 'bench', 'data', 'ledger-chains.json'), 'utf8')).chains
+// `LEDGER_CHAINS=odd` (or `even`) replays only the chains at odd (even) positions, counting from 0:
+// methods are developed on one half and checked on the other. The report covers all chains.
+const half = process.env.LEDGER_CHAINS
+if (half !== undefined && half !== 'odd' && half !== 'even') throw new Error(`LEDGER_CHAINS must be odd or even, got ${half}`)
+const chains = half ? allChains.filter((_, i) => i % 2 === (half === 'odd' ? 1 : 0)) : allChains
 
 /** `parts` picks sections (both by default). */
 export async function run(parts = ['relevance', 'speed']) {
@@ -79,7 +84,7 @@ export function score(results) {
 async function relevance(say) {
   const s = score(await replay())
   const steps = chains.reduce((n, c) => n + c.steps.length, 0)
-  say('### Relevance: the right earlier summaries, on labeled subtask chains')
+  say(`### Relevance: the right earlier summaries, on labeled subtask chains${half ? ` (${half} chains only)` : ''}`)
   say()
   say(
     `${chains.length} chains of agent subtasks in ${new Set(chains.map((c) => c.domain)).size} domains (${steps} subtasks, \`bench/data/ledger-chains.json\`), written by hand for this project: each subtask's task text, the completion summary it left, and the earlier subtasks its work depends on, judged from the work and not from the wording. The chains are replayed in order; before each subtask is recorded, \`relevantSummaries(task)\` (defaults: top 3 of the last 10) is asked for the summaries it needs.`,
