@@ -123,6 +123,26 @@ describe('completion summaries', () => {
     expect(ledger.relevantSummaries('rate limiter', { max: 0 })).toEqual([])
   })
 
+  it('judges a summary by what its subtask left, not by the words of the task it was given', async () => {
+    // The survey's task text is worded like the new task; the index step's results are what it builds on.
+    const ledger = await ledgerWith(
+      {
+        subtaskId: 'S.1',
+        description: 'Audit the slow search queries on the orders page',
+        summary: 'Three queries scan the whole table; the worst filters by customer and date.',
+      },
+      {
+        subtaskId: 'S.2',
+        description: 'Speed up the worst one',
+        summary: 'Added a composite index on orders (customer_id, created_at); the orders page search now takes 40 ms.',
+      },
+    )
+    const found = ledger.relevantSummaries('Check the orders page search after the composite index')
+    expect(found[0]!.subtaskId).toBe('S.2')
+    // The task text alone matches nothing: only the fallback comes back.
+    expect(ledger.relevantSummaries('Audit slow').every((s) => s.fallback)).toBe(true)
+  })
+
   it('replaces a subtask recorded again, which then counts as the most recent', async () => {
     const ledger = await ledgerWith(users, limiter)
     await ledger.recordCompletion({ ...users, summary: 'Second attempt: validation moved to a middleware.' })

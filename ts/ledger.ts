@@ -412,8 +412,12 @@ export class SubtaskLedger {
       this.#summaryIndex.remove(old.doc)
       this.#completions.splice(this.#completions.indexOf(old), 1)
     }
+    // What a summary is scored on is what the subtask left (its results and the id later
+    // tasks may cite), not its task text: an instruction is worded like the next task and
+    // on its topic, so scoring it found the chain's broad first steps ("Audit the checkout
+    // forms…") over the step whose results the task builds on (BENCHMARKS.md, "Subtask ledger").
     const doc = this.#summaryIndex.add(
-      [summary.subtaskId, summary.description, summary.summary, ...summary.findings, ...summary.decisions, ...summary.resources].join('\n'),
+      [summary.subtaskId, summary.summary, ...summary.findings, ...summary.decisions, ...summary.resources].join('\n'),
     )
     const entry: Entry<CompletionSummary> = { item: summary, doc }
     this.#completions.push(entry)
@@ -428,7 +432,8 @@ export class SubtaskLedger {
   /**
    * The summaries among the last `window` completed subtasks that bear on `description`,
    * most relevant first (ties: the more recent first), at most `max`; when none does, the
-   * last two (most recent first), marked `fallback`.
+   * last two (most recent first), marked `fallback`. A summary is scored on what its subtask
+   * left (summary, findings, decisions, resources and its id), not on its task text.
    */
   relevantSummaries(description: string, options: RelevantSummariesOptions = {}): RankedSummary[] {
     const m = 'relevantSummaries'
