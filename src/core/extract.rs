@@ -4,8 +4,8 @@
 //! 1. The input is cut into segments (`segment`), message by message.
 //! 2. Every segment is scored against the task and against each sibling task
 //!    (`relevance`). What scores below `min_relevance` of the reference (the best
-//!    score outside the best section), or higher for a sibling than for this task, is
-//!    dropped.
+//!    score outside the best section), or higher for a sibling than for this task (each
+//!    on its own scale: `ownership`), is dropped.
 //! 3. The rest is taken best first while the budget allows, with the heading of each
 //!    kept section; the result is assembled in the original order, with the elision
 //!    marker between pieces that were not adjacent, and counted exactly: if the join
@@ -18,6 +18,7 @@ use rustc_hash::FxHashMap;
 
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::message::{Message, Part, REPLY_PRIMER};
+use crate::core::ownership::sibling_claims;
 use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
 use crate::core::relevance::{fold, phrase_bonuses, scores_with, sections, Index, Postings};
 use crate::core::sanitize::Sanitizer;
@@ -517,6 +518,13 @@ fn select_messages(
       unit_score[u] = unit_score[u].max(score);
     }
   }
+  // A sibling's unit is never kept, so its best segment must not set the scale the
+  // threshold is taken from either.
+  for u in 0..messages.len() {
+    if unit_sibling[u] {
+      unit_score[u] = 0.0;
+    }
+  }
   let last_recent = messages.len().saturating_sub(options.keep_recent);
   let forced_unit: Vec<bool> = {
     let mut f = vec![false; messages.len()];
@@ -593,13 +601,15 @@ fn extract_doc(
   let mut counter = Counter::new(options.encoding);
   let original_tokens = counted.whole;
   let threshold = options.min_relevance.clamp(0.0, 1.0) * reference(&own, &sections(segments).0);
+  let sibling = sibling_claims(&evidence);
   let mut reports: Vec<SegmentReport> = Vec::with_capacity(segments.len());
   let mut candidates = Vec::new();
   let mut claimed = Vec::with_capacity(segments.len());
   for (i, seg) in segments.iter().enumerate() {
     let tokens = counted.segments[i];
-    // Whose is it: the task with the most evidence for it, this one or a sibling.
-    let sibling = evidence[1..].iter().any(|s| s[i] > evidence[0][i]);
+    // Whose is it: the task with the most evidence for it, this one or a sibling, each
+    // measured on its own scale (see `ownership`).
+    let sibling = sibling[i];
     claimed.push((own[i], sibling));
     let dropped = if doc.internal[i] {
       Some(Reason::Internal)
@@ -992,6 +1002,51 @@ mod tests {
   }
 
   #[test]
+  fn ownership_is_judged_on_each_task_s_own_scale() {
+    // A short, generic sibling finds itself in most paragraphs of a thread about queries;
+    // this task's long statement spreads over many terms. The note on this task's
+    // function is this task's, although the sibling's raw evidence there is higher (it
+    // says "query" twice): by its own measure, this task stands out there far more.
+    let task = "Union querysets with ordering break on derived columns: get_combinator_sql in \
+src/sql/compiler.py raises ORDER BY not allowed in subqueries of compound statements.";
+    let sibling = "Fix the query count";
+    let mut text =
+      String::from("get_combinator_sql builds the query of each part, then the query of the union.");
+    for k in 0..10 {
+      text.push_str(&format!(
+        "\n\nThe query count of report {k} is off: the query rows are counted twice."
+      ));
+    }
+    for line in [
+      "A union of values_list querysets ordered by a derived column fails.",
+      "The traceback says ORDER BY not allowed in subqueries of compound statements.",
+      "Union querysets keep their ordering only on plain columns.",
+    ] {
+      text.push_str("\n\n");
+      text.push_str(line);
+    }
+    let run = |task: &str, sibling: &str| {
+      extract_text(
+        &text,
+        task,
+        &Options {
+          sibling_tasks: vec![sibling.into()],
+          ..Options::default()
+        },
+        &Cancel::new(),
+      )
+      .unwrap()
+    };
+    let e = run(task, sibling);
+    assert!(e.text.contains("get_combinator_sql builds"), "{}", e.text);
+    assert!(!e.text.contains("counted twice"), "{}", e.text);
+    // From the sibling's side the same note is this task's, the counts the sibling's.
+    let e = run(sibling, task);
+    assert!(!e.text.contains("get_combinator_sql"), "{}", e.text);
+    assert!(e.text.contains("counted twice"), "{}", e.text);
+  }
+
+  #[test]
   fn output_is_source_text_and_elision_only_and_deterministic() {
     let e = run(
       "memory leak",
@@ -1143,6 +1198,39 @@ mod tests {
       );
       assert!(cost.unwrap() <= budget.max(REPLY_PRIMER), "budget {budget}");
     }
+  }
+
+  #[test]
+  fn a_sibling_s_message_does_not_set_the_scale_of_relevance() {
+    // Message 1 is a sibling's (one of its segments is claimed), although its other
+    // segment scores high for this task too. It is never kept, so it must not raise the
+    // bar that message 2, faint beside message 0 but the best of the rest, has to clear.
+    let messages = vec![
+      Message::text("user", "alpha"),
+      Message::text("user", "beta gamma"),
+      Message::text("user", "delta"),
+    ];
+    let text = "alpha\n\nbeta gamma\n\ndelta".to_owned();
+    let segment = |start: usize, end: usize, message: usize| Segment {
+      start,
+      end,
+      kind: Kind::Text,
+      block: message,
+      heading: None,
+      message,
+    };
+    let doc = Doc::new(
+      text,
+      vec![
+        segment(0, 5, 0),
+        segment(7, 11, 1),
+        segment(12, 17, 1),
+        segment(19, 24, 2),
+      ],
+    );
+    let scores = [(3.0, false), (2.0, false), (0.5, true), (0.3, false)];
+    let kept = select_messages(&messages, &[10; 3], &scores, &doc, &Options::default());
+    assert_eq!(kept, vec![0, 2]);
   }
 
   #[test]

@@ -5,6 +5,7 @@ pub mod extract;
 pub mod filter;
 pub mod isolate;
 pub mod message;
+pub mod ownership;
 pub mod parallel;
 pub mod prompt;
 pub mod rank;
