@@ -5,7 +5,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
 import { trackStray } from './fixtures/stray.js'
-import { spawnParallel, type SpawnEvent, type SubagentConfig, type SubagentRunInput } from '../dist/index.js'
+import { prepareThread, spawnParallel, spawnSubagent, type SpawnEvent, type SubagentConfig, type SubagentRunInput } from '../dist/index.js'
 
 const sample = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'examples', 'data', 'orchestrator-thread.json'), 'utf8'))
 const tasks: Record<string, string> = sample.tasks
@@ -158,6 +158,25 @@ describe('spawnParallel', () => {
       expect(prompt).not.toContain('[INTERNAL]')
     }
     expect(configs.every((c) => c.siblingTasks === undefined)).toBe(true)
+  })
+
+  it('prepares the thread once: each subagent gets the prompt it would get from the thread itself', async () => {
+    const configs: SubagentConfig[] = Object.keys(tasks).map((id) => ({ taskId: id, task: tasks[id]! }))
+    const options = { budget: { contextTokens: 400 }, run: ({ prompt }: SubagentRunInput) => prompt }
+    const batch = await spawnParallel(configs, { ...options, fullThreadContext: sample.messages })
+    const prepared = prepareThread(sample.messages)
+    for (const [i, config] of configs.entries()) {
+      const siblingTasks = configs.filter((_, j) => j !== i).map((c) => `${c.taskId} ${c.task}`)
+      const alone = await spawnSubagent({ ...config, siblingTasks }, { ...options, fullThreadContext: sample.messages })
+      const fromPrepared = await spawnSubagent({ ...config, siblingTasks }, { ...options, fullThreadContext: prepared })
+      expect(batch.outcomes[i]!.metrics.promptTokens).toBe(alone.metrics.promptTokens)
+      expect(fromPrepared.metrics.promptTokens).toBe(alone.metrics.promptTokens)
+      expect(fromPrepared.metrics.parentTokens).toBe(alone.metrics.parentTokens)
+    }
+    // A thread that cannot be prepared is each subagent's own failure, not the batch's.
+    const { outcomes } = await spawnParallel([{ task: 'a' }, { task: 'b' }], { run: () => 'ok', fullThreadContext: [{ role: 5 }] as never })
+    expect(outcomes.map((o) => o.error?.reason)).toEqual(['invalid-config', 'invalid-config'])
+    for (const o of outcomes) expect(o.error?.message).toMatch(/fullThreadContext\[0\]\.role/)
   })
 
   it('an invalid field deep in one config fails that subagent alone', async () => {
