@@ -21,7 +21,7 @@ use rustc_hash::FxHashMap;
 
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::message::{Message, Part, REPLY_PRIMER};
-use crate::core::ownership::sibling_claims;
+use crate::core::ownership::{sibling_claims, sibling_claims_above};
 use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
 use crate::core::relevance::{fold, phrase_bonuses, scores_with, sections, Index, Postings};
 use crate::core::sanitize::Sanitizer;
@@ -612,6 +612,10 @@ fn select_messages(
   (0..messages.len()).filter(|&i| kept_unit[units[i]]).collect()
 }
 
+/// A sibling's claim on a tool result that keeps its call line from naming a file: the
+/// sibling finds there more than its usual evidence (and more than this task does).
+const STRONG_CLAIM: f32 = 1.0;
+
 /// The files a text (a tool call's arguments) names: path-like words (`dir/name.ext`,
 /// any depth), each as its last two components, so that `/repo/src/api/users.ts` in one
 /// call and `src/api/users.ts` in another name the same file.
@@ -727,6 +731,44 @@ fn extract_doc(
     kept[i] = true;
     true
   };
+  // As for whole messages (`select_messages`): when the budget is tight, the tool-call
+  // lines that name a file no kept call line names yet come first, best first.
+  let wanted: usize = candidates
+    .iter()
+    .filter(|&&i| !forced[i])
+    .map(|&i| reports[i].tokens)
+    .sum();
+  if wanted > budget {
+    // What is forced (system, recent) keeps its room.
+    let reserve: usize = candidates
+      .iter()
+      .filter(|&&i| forced[i])
+      .map(|&i| reports[i].tokens + elision_cost)
+      .sum();
+    // A call line whose result a sibling claims strongly is not this task's to name.
+    let strong = sibling_claims_above(&evidence, STRONG_CLAIM);
+    let mut call = vec![false; segments.len()];
+    for &c in doc.companion.iter().flatten() {
+      call[c] = true;
+    }
+    for (i, c) in doc.companion.iter().enumerate() {
+      if let Some(c) = *c {
+        if strong[i] {
+          call[c] = false;
+        }
+      }
+    }
+    let mut named: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
+    for &i in &candidates {
+      if call[i] && !forced[i] {
+        let files: Vec<&str> = named_files(&text[segments[i].start..segments[i].end]).collect();
+        let room = used + reports[i].tokens + elision_cost + reserve <= budget;
+        if room && files.iter().any(|f| !named.contains(f)) && take(i, &mut kept, &mut used) {
+          named.extend(files);
+        }
+      }
+    }
+  }
   // Agent threads repeat themselves (the same test output after every attempt): a
   // segment whose text is already kept adds nothing.
   let mut seen: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
@@ -1359,6 +1401,51 @@ src/sql/compiler.py raises ORDER BY not allowed in subqueries of compound statem
     tokens[16] = 25;
     tokens[17] = 20;
     assert_eq!(select(&tokens, 80), (0..8).collect::<Vec<_>>());
+  }
+
+  #[test]
+  fn a_tight_budget_names_every_file_the_calls_act_on_in_the_text_too() {
+    let call = |id: &str, path: &str| Message {
+      role: "assistant".into(),
+      name: None,
+      parts: vec![Part::ToolCall {
+        id: id.into(),
+        name: "grep".into(),
+        arguments: format!("{{\"pattern\":\"parse_expr\",\"path\":\"{path}\"}}"),
+      }],
+    };
+    let result = |id: &str, content: String| Message {
+      role: "tool".into(),
+      name: None,
+      parts: vec![Part::ToolResult {
+        call_id: id.into(),
+        content,
+      }],
+    };
+    let mut messages = vec![Message::text(
+      "user",
+      "Fix the crash in parse_expr on nested brackets.",
+    )];
+    for k in 0..6 {
+      let id = format!("p{k}");
+      messages.push(call(&id, "/repo/src/parser.rs"));
+      messages.push(result(
+        &id,
+        format!("fn parse_expr() crashes on nested brackets, attempt {k}: the parse_expr stack overflows"),
+      ));
+    }
+    messages.push(call("l", "/repo/src/lexer.rs"));
+    messages.push(result("l", "parse_expr reads bracket tokens".into()));
+    let task = "Fix the crash in parse_expr on nested brackets";
+    let options = Options {
+      max_tokens: Some(120),
+      keep_system: false,
+      ..Options::default()
+    };
+    let e = extract_messages(&messages, task, &options, &Cancel::new()).unwrap();
+    assert!(e.extracted_tokens <= 120);
+    assert!(e.text.contains("src/lexer.rs"), "{}", e.text);
+    assert!(e.text.contains("parse_expr stack overflows"), "{}", e.text);
   }
 
   #[test]
