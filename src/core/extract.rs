@@ -10,6 +10,9 @@
 //!    kept section; the result is assembled in the original order, with the elision
 //!    marker between pieces that were not adjacent, and counted exactly: if the join
 //!    made it larger than the budget, the least relevant pieces go until it fits.
+//! 4. For message input, whole messages are chosen the same way, tool-call units kept
+//!    whole; when the budget is tight, each file the kept calls act on is named once
+//!    before more rounds on one file are added (`select_messages`).
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -18,7 +21,7 @@ use rustc_hash::FxHashMap;
 
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::message::{Message, Part, REPLY_PRIMER};
-use crate::core::ownership::sibling_claims;
+use crate::core::ownership::{sibling_claims, sibling_claims_above};
 use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
 use crate::core::relevance::{fold, phrase_bonuses, scores_with, sections, Index, Postings};
 use crate::core::sanitize::Sanitizer;
@@ -550,17 +553,86 @@ fn select_messages(
       .then(a.cmp(&b))
   });
   let budget = options.max_tokens.unwrap_or(usize::MAX);
+  let qualifies =
+    |u: usize| !unit_sibling[u] && !unanswered[u] && unit_score[u] > 0.0 && unit_score[u] >= threshold;
   let mut used = REPLY_PRIMER;
   let mut kept_unit = vec![false; messages.len()];
-  for u in order {
-    let wanted = forced_unit[u]
-      || (!unit_sibling[u] && !unanswered[u] && unit_score[u] > 0.0 && unit_score[u] >= threshold);
-    if wanted && used + cost[u] <= budget {
-      used += cost[u];
+  let take = |u: usize, kept_unit: &mut [bool], used: &mut usize| {
+    let fits = !kept_unit[u] && *used + cost[u] <= budget;
+    if fits {
+      *used += cost[u];
       kept_unit[u] = true;
+    }
+    fits
+  };
+  for &u in order.iter().filter(|&&u| forced_unit[u]) {
+    take(u, &mut kept_unit, &mut used);
+  }
+  // When the budget cannot hold every qualifying unit, the best ones alone would spend it
+  // on one file: an agent reads, greps, edits and tests the file at the centre of its
+  // task again and again, and every round scores high. So first, best first, each unit
+  // whose tool calls name a file (a path in their arguments: what the agent acted on)
+  // that no kept unit's calls name yet, unless it would take over half the budget; then
+  // the rest by score.
+  let wanted: usize = order
+    .iter()
+    .filter(|&&u| !forced_unit[u] && qualifies(u))
+    .map(|&u| cost[u])
+    .sum();
+  if used.saturating_add(wanted) > budget {
+    let candidate = |u: usize| !forced_unit[u] && qualifies(u) && cost[u] <= budget / 2;
+    let mut files: Vec<Vec<&str>> = vec![Vec::new(); messages.len()];
+    for (i, m) in messages.iter().enumerate() {
+      let u = units[i];
+      if kept_unit[u] || candidate(u) {
+        for p in &m.parts {
+          if let Part::ToolCall { arguments, .. } = p {
+            files[u].extend(named_files(arguments));
+          }
+        }
+      }
+    }
+    let mut named: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
+    for u in 0..messages.len() {
+      if kept_unit[u] {
+        named.extend(files[u].iter().copied());
+      }
+    }
+    for &u in &order {
+      if candidate(u) && files[u].iter().any(|f| !named.contains(f)) && take(u, &mut kept_unit, &mut used) {
+        named.extend(files[u].iter().copied());
+      }
+    }
+  }
+  for &u in &order {
+    if !forced_unit[u] && qualifies(u) {
+      take(u, &mut kept_unit, &mut used);
     }
   }
   (0..messages.len()).filter(|&i| kept_unit[units[i]]).collect()
+}
+
+/// A sibling's claim on a tool result that keeps its call line from naming a file: the
+/// sibling finds there more than its usual evidence (and more than this task does).
+const STRONG_CLAIM: f32 = 1.0;
+
+/// The files a text (a tool call's arguments) names: path-like words (`dir/name.ext`,
+/// any depth), each as its last two components, so that `/repo/src/api/users.ts` in one
+/// call and `src/api/users.ts` in another name the same file.
+fn named_files(text: &str) -> impl Iterator<Item = &str> {
+  let path_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/');
+  text.split(move |c: char| !path_char(c)).filter_map(|word| {
+    let word = word.trim_matches(|c| matches!(c, '.' | '/' | '-'));
+    let (dir, name) = word.rsplit_once('/')?;
+    let (stem, ext) = name.rsplit_once('.')?;
+    if stem.is_empty() || ext.is_empty() || !ext.bytes().all(|b| b.is_ascii_alphanumeric()) {
+      return None;
+    }
+    let parent = dir.rsplit('/').next().filter(|p| !p.is_empty())?;
+    // `parent/name`, a slice of the word.
+    let start = word.len() - name.len() - 1 - parent.len();
+    Some(&word[start..])
+  })
 }
 
 /// The counts extraction needs: known (a prepared thread), or to be counted, with the
@@ -659,6 +731,44 @@ fn extract_doc(
     kept[i] = true;
     true
   };
+  // As for whole messages (`select_messages`): when the budget is tight, the tool-call
+  // lines that name a file no kept call line names yet come first, best first.
+  let wanted: usize = candidates
+    .iter()
+    .filter(|&&i| !forced[i])
+    .map(|&i| reports[i].tokens)
+    .sum();
+  if wanted > budget {
+    // What is forced (system, recent) keeps its room.
+    let reserve: usize = candidates
+      .iter()
+      .filter(|&&i| forced[i])
+      .map(|&i| reports[i].tokens + elision_cost)
+      .sum();
+    // A call line whose result a sibling claims strongly is not this task's to name.
+    let strong = sibling_claims_above(&evidence, STRONG_CLAIM);
+    let mut call = vec![false; segments.len()];
+    for &c in doc.companion.iter().flatten() {
+      call[c] = true;
+    }
+    for (i, c) in doc.companion.iter().enumerate() {
+      if let Some(c) = *c {
+        if strong[i] {
+          call[c] = false;
+        }
+      }
+    }
+    let mut named: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
+    for &i in &candidates {
+      if call[i] && !forced[i] {
+        let files: Vec<&str> = named_files(&text[segments[i].start..segments[i].end]).collect();
+        let room = used + reports[i].tokens + elision_cost + reserve <= budget;
+        if room && files.iter().any(|f| !named.contains(f)) && take(i, &mut kept, &mut used) {
+          named.extend(files);
+        }
+      }
+    }
+  }
   // Agent threads repeat themselves (the same test output after every attempt): a
   // segment whose text is already kept adds nothing.
   let mut seen: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
@@ -1231,6 +1341,122 @@ src/sql/compiler.py raises ORDER BY not allowed in subqueries of compound statem
     let scores = [(3.0, false), (2.0, false), (0.5, true), (0.3, false)];
     let kept = select_messages(&messages, &[10; 3], &scores, &doc, &Options::default());
     assert_eq!(kept, vec![0, 2]);
+  }
+
+  #[test]
+  fn a_tight_budget_names_every_file_before_more_of_one() {
+    // Eight rounds of tool calls on the central file outscore the one call that opens the
+    // other file the task touched; the budget holds eight units. The best of the rounds
+    // comes first, then the other file, then the rest of the rounds by score.
+    let mut paths: Vec<&str> = vec!["/repo/src/parser.rs"; 8];
+    paths.push("/repo/src/lexer.rs");
+    let messages: Vec<Message> = paths
+      .iter()
+      .enumerate()
+      .flat_map(|(k, path)| {
+        let id = format!("c{k}");
+        [
+          Message {
+            role: "assistant".into(),
+            name: None,
+            parts: vec![Part::ToolCall {
+              id: id.clone(),
+              name: "view".into(),
+              arguments: format!("{{\"path\":\"{path}\"}}"),
+            }],
+          },
+          Message {
+            role: "tool".into(),
+            name: None,
+            parts: vec![Part::ToolResult {
+              call_id: id,
+              content: format!("round {k}"),
+            }],
+          },
+        ]
+      })
+      .collect();
+    let doc = render(&messages, Granularity::Message);
+    let unit_score = |k: usize| if k < 8 { 3.0 - 0.1 * k as f32 } else { 1.0 };
+    let scores: Vec<(f32, bool)> = doc
+      .segments
+      .iter()
+      .map(|s| (unit_score(s.message / 2), false))
+      .collect();
+    let select = |tokens: &[usize], budget: usize| {
+      let options = Options {
+        max_tokens: Some(REPLY_PRIMER + budget),
+        ..Options::default()
+      };
+      let kept = select_messages(&messages, tokens, &scores, &doc, &options);
+      let units: Vec<usize> = kept.iter().step_by(2).map(|i| i / 2).collect();
+      assert_eq!(kept.len(), 2 * units.len(), "units whole: {kept:?}");
+      units
+    };
+    assert_eq!(select(&[5; 18], 80), vec![0, 1, 2, 3, 4, 5, 6, 8]);
+    // With room for all, nothing changes: everything that qualifies is kept.
+    assert_eq!(select(&[5; 18], 90), (0..9).collect::<Vec<_>>());
+    // A unit that would take over half the budget is not taken for its file alone.
+    let mut tokens = [5; 18];
+    tokens[16] = 25;
+    tokens[17] = 20;
+    assert_eq!(select(&tokens, 80), (0..8).collect::<Vec<_>>());
+  }
+
+  #[test]
+  fn a_tight_budget_names_every_file_the_calls_act_on_in_the_text_too() {
+    let call = |id: &str, path: &str| Message {
+      role: "assistant".into(),
+      name: None,
+      parts: vec![Part::ToolCall {
+        id: id.into(),
+        name: "grep".into(),
+        arguments: format!("{{\"pattern\":\"parse_expr\",\"path\":\"{path}\"}}"),
+      }],
+    };
+    let result = |id: &str, content: String| Message {
+      role: "tool".into(),
+      name: None,
+      parts: vec![Part::ToolResult {
+        call_id: id.into(),
+        content,
+      }],
+    };
+    let mut messages = vec![Message::text(
+      "user",
+      "Fix the crash in parse_expr on nested brackets.",
+    )];
+    for k in 0..6 {
+      let id = format!("p{k}");
+      messages.push(call(&id, "/repo/src/parser.rs"));
+      messages.push(result(
+        &id,
+        format!("fn parse_expr() crashes on nested brackets, attempt {k}: the parse_expr stack overflows"),
+      ));
+    }
+    messages.push(call("l", "/repo/src/lexer.rs"));
+    messages.push(result("l", "parse_expr reads bracket tokens".into()));
+    let task = "Fix the crash in parse_expr on nested brackets";
+    let options = Options {
+      max_tokens: Some(120),
+      keep_system: false,
+      ..Options::default()
+    };
+    let e = extract_messages(&messages, task, &options, &Cancel::new()).unwrap();
+    assert!(e.extracted_tokens <= 120);
+    assert!(e.text.contains("src/lexer.rs"), "{}", e.text);
+    assert!(e.text.contains("parse_expr stack overflows"), "{}", e.text);
+  }
+
+  #[test]
+  fn named_files_are_paths_by_their_last_two_components() {
+    let text = "Edit /repo/src/api/users.ts, then see src/api/users.ts:12 and \"lib/a.b.c.rs\"; \
+                not e.g. this. or a/b or ./x/.hidden or https://example.org/docs/page.html.";
+    let files: Vec<&str> = named_files(text).collect();
+    assert_eq!(
+      files,
+      vec!["api/users.ts", "api/users.ts", "lib/a.b.c.rs", "docs/page.html"]
+    );
   }
 
   #[test]

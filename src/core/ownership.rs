@@ -14,6 +14,13 @@
 /// evidence taken relative to its mean over the thread. `evidence[0]` is this task's,
 /// `evidence[1..]` the siblings'; every row has one value per segment.
 pub fn sibling_claims(evidence: &[Vec<f32>]) -> Vec<bool> {
+  sibling_claims_above(evidence, 0.0)
+}
+
+/// `sibling_claims`, counting only siblings that find at least `level` times their usual
+/// evidence in the segment (1: more than their mean): a strong claim, not a sibling
+/// finding a little more of itself than this task in text that is nobody's.
+pub fn sibling_claims_above(evidence: &[Vec<f32>], level: f32) -> Vec<bool> {
   let n = evidence.first().map_or(0, Vec::len);
   if evidence.len() < 2 {
     return vec![false; n];
@@ -34,7 +41,10 @@ pub fn sibling_claims(evidence: &[Vec<f32>]) -> Vec<bool> {
   (0..n)
     .map(|i| {
       let own = relative(0, i);
-      (1..evidence.len()).any(|q| relative(q, i) > own)
+      (1..evidence.len()).any(|q| {
+        let r = relative(q, i);
+        r > own && r >= level
+      })
     })
     .collect()
 }
@@ -66,6 +76,24 @@ mod tests {
     let a = vec![0.0, 0.0, 0.0, 0.1];
     let b = vec![0.1, 0.0, 0.0, 0.0];
     assert_eq!(sibling_claims(&[this, a, b]), vec![true, false, false, true]);
+  }
+
+  #[test]
+  fn a_strong_claim_is_a_sibling_above_its_usual_evidence() {
+    // Segment 0: the sibling beats this task but finds less of itself than usual there;
+    // segment 1: it beats this task and stands out.
+    let this = vec![0.1, 0.1, 1.0, 0.8];
+    let sibling = vec![0.2, 1.0, 0.5, 0.3];
+    let scale = 0.5; // the sibling's mean
+    assert!(sibling[0] < scale && sibling[1] > scale);
+    assert_eq!(
+      sibling_claims(&[this.clone(), sibling.clone()]),
+      vec![true, true, false, false]
+    );
+    assert_eq!(
+      sibling_claims_above(&[this, sibling], 1.0),
+      vec![false, true, false, false]
+    );
   }
 
   #[test]
