@@ -607,6 +607,9 @@ impl QueryTerms {
   }
 }
 
+/// Up to this many distinct phrases are sought one by one, more in one pass.
+const ONE_BY_ONE: usize = 12;
+
 /// Per query, per segment, what its phrases add: a phrase found in a segment counts like
 /// a rare term matched once, times its weight. The phrases of all queries are sought in
 /// one pass over the whole (case-folded) text, and each find is given to the segment it
@@ -645,14 +648,19 @@ pub fn phrase_bonuses(folded: &str, segments: &[Segment], queries: &[&Terms]) ->
     }
   };
   let index_of: Vec<usize> = searched.iter().map(|p| pattern_of[p]).collect();
-  match aho_corasick::AhoCorasick::new(&searched) {
-    Ok(finder) if !searched.is_empty() => {
+  // Many phrases (sibling tasks bring theirs) are sought in one pass; a few, one by one
+  // with a vectorized search, which is faster for them.
+  let automaton = (searched.len() > ONE_BY_ONE)
+    .then(|| aho_corasick::AhoCorasick::new(&searched).ok())
+    .flatten();
+  match automaton {
+    Some(finder) => {
       for m in finder.find_overlapping_iter(folded) {
         record(index_of[m.pattern().as_usize()], m.start(), m.end());
       }
     }
-    // Phrases too large for one automaton are sought one by one.
-    _ => {
+    // (Also phrases too large for one automaton.)
+    None => {
       for (i, p) in searched.iter().enumerate() {
         let finder = memchr::memmem::Finder::new(p.as_bytes());
         let mut from = 0;
@@ -903,7 +911,7 @@ mod tests {
 
       /// A phrase's bonus goes to exactly the segments whose text holds it.
       #[test]
-      fn phrases_count_in_the_segments_that_hold_them(text in text(), phrases in proptest::collection::vec((0usize..WORDS.len(), 0usize..WORDS.len()), 0..4)) {
+      fn phrases_count_in_the_segments_that_hold_them(text in text(), phrases in proptest::collection::vec((0usize..WORDS.len(), 0usize..WORDS.len()), 0..2 * ONE_BY_ONE)) {
         let mut segments = Vec::new();
         crate::core::segment::segment(&text, 0, 0, crate::core::segment::Granularity::Sentence, &mut segments, 0);
         let folded = fold(&text);
