@@ -185,7 +185,8 @@ pub fn isolate(
     Some(Thread::Prepared(p)) => {
       removed.set(removed.get() + p.markers_removed);
       parent_tokens += p.parent_tokens;
-      Some(p.prepared.extract(&terms, &options, cancel)?.text)
+      let e = p.prepared.extract(&terms, &options, cancel)?;
+      Some((e.text, Some(e.extracted_tokens)))
     }
     // Extraction counts the thread it is given: when sanitizing removed nothing, that
     // is the parent's count, and a million-token thread is not counted twice.
@@ -197,7 +198,7 @@ pub fn isolate(
       } else {
         counter.count_cancellable(text, cancel)?
       };
-      Some(e.text)
+      Some((e.text, Some(e.extracted_tokens)))
     }
     Some(Thread::Messages(messages)) => {
       let before = removed.get();
@@ -208,7 +209,7 @@ pub fn isolate(
       } else {
         count_message_tokens(messages, &mut counter, cancel)?
       };
-      Some(e.text)
+      Some((e.text, Some(e.extracted_tokens)))
     }
     None => match &config.relevant_context {
       Some(text) => {
@@ -217,9 +218,10 @@ pub fn isolate(
           .max_context_tokens
           .is_some_and(|cap| counter.count(&text) > cap);
         Some(if over {
-          extract_text(&text, &terms, &options, cancel)?.text
+          let e = extract_text(&text, &terms, &options, cancel)?;
+          (e.text, Some(e.extracted_tokens))
         } else {
-          text
+          (text, None)
         })
       }
       None => None,
@@ -232,8 +234,12 @@ pub fn isolate(
     },
     &settings.sanitizer,
   );
-  context.relevant_context = relevant_context.filter(|t| !t.trim().is_empty());
-  let isolated_tokens = fields_tokens(&context, &mut counter);
+  // The relevant context's tokens are known when extraction made it: not counted again.
+  let mut isolated_tokens = fields_tokens(&context, &mut counter);
+  if let Some((text, tokens)) = relevant_context.filter(|(t, _)| !t.trim().is_empty()) {
+    isolated_tokens += tokens.unwrap_or_else(|| counter.count(&text));
+    context.relevant_context = Some(text);
+  }
   Ok(Isolation {
     context,
     parent_tokens,
@@ -534,6 +540,8 @@ mod tests {
         let prepared = PreparedThread::new(thread, Sanitizer::default(), Encoding::O200kBase, &Cancel::new()).unwrap();
         let through = isolate(&config, Some(&Thread::Prepared(Arc::new(prepared))), &settings, &Cancel::new()).unwrap();
         prop_assert_eq!(&through, &i);
+        // The extraction's count of the relevant context stands in for counting it again.
+        prop_assert_eq!(i.isolated_tokens, fields_tokens(&i.context, &mut Counter::new(Encoding::O200kBase)));
         let prompt = render_prompt(&i.context);
         prop_assert!(!prompt.contains("SECRET"), "{}", prompt);
         prop_assert!(!prompt.contains("SIB"), "{}", prompt);
