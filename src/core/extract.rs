@@ -201,6 +201,27 @@ pub fn extract_messages(
   options: &Options,
   cancel: &Cancel,
 ) -> Result<Extraction, Cancelled> {
+  extract_rendered(messages, task, options, Output::TextAndMessages, cancel)
+}
+
+/// `extract_messages` without choosing the whole messages (`messages` is `None`): for
+/// callers that keep only the text, as isolation does.
+pub fn extract_messages_as_text(
+  messages: &[Message],
+  task: &str,
+  options: &Options,
+  cancel: &Cancel,
+) -> Result<Extraction, Cancelled> {
+  extract_rendered(messages, task, options, Output::Text, cancel)
+}
+
+fn extract_rendered(
+  messages: &[Message],
+  task: &str,
+  options: &Options,
+  output: Output,
+  cancel: &Cancel,
+) -> Result<Extraction, Cancelled> {
   let mut counter = Counter::new(options.encoding);
   let (message_tokens, whole) = count_messages(messages, &mut counter, cancel)?;
   let doc = render(messages, options.granularity);
@@ -212,8 +233,17 @@ pub fn extract_messages(
     None,
     task,
     options,
+    output,
     cancel,
   )
+}
+
+/// What an extraction from messages returns: the text alone, or also the whole messages
+/// kept (`Extraction::messages`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Output {
+  Text,
+  TextAndMessages,
 }
 
 /// A thread made ready once for extracting many tasks from it: rendered, segmented,
@@ -300,6 +330,26 @@ impl Prepared {
   /// Extracts for `task`; `options.encoding` and `options.granularity` are the ones
   /// the thread was prepared with, whatever `options` says.
   pub fn extract(&self, task: &str, options: &Options, cancel: &Cancel) -> Result<Extraction, Cancelled> {
+    self.extract_for(task, options, Output::TextAndMessages, cancel)
+  }
+
+  /// `extract` without choosing whole messages (`messages` is `None`).
+  pub fn extract_as_text(
+    &self,
+    task: &str,
+    options: &Options,
+    cancel: &Cancel,
+  ) -> Result<Extraction, Cancelled> {
+    self.extract_for(task, options, Output::Text, cancel)
+  }
+
+  fn extract_for(
+    &self,
+    task: &str,
+    options: &Options,
+    output: Output,
+    cancel: &Cancel,
+  ) -> Result<Extraction, Cancelled> {
     let options = &Options {
       encoding: self.encoding,
       granularity: self.granularity,
@@ -315,6 +365,7 @@ impl Prepared {
         Some(&self.postings),
         task,
         options,
+        output,
         cancel,
       ),
       None => {
@@ -346,6 +397,7 @@ fn extract_from_messages(
   postings: Option<&Postings>,
   task: &str,
   options: &Options,
+  output: Output,
   cancel: &Cancel,
 ) -> Result<Extraction, Cancelled> {
   let recent = messages.len().saturating_sub(options.keep_recent);
@@ -355,13 +407,15 @@ fn extract_from_messages(
     .map(|s| (options.keep_system && messages[s.message].role == "system") || s.message >= recent)
     .collect();
   let (mut extraction, per_segment) = extract_doc(doc, &forced, counts, postings, task, options, cancel)?;
-  extraction.messages = Some(select_messages(
-    messages,
-    message_tokens,
-    &per_segment,
-    doc,
-    options,
-  ));
+  if output == Output::TextAndMessages {
+    extraction.messages = Some(select_messages(
+      messages,
+      message_tokens,
+      &per_segment,
+      doc,
+      options,
+    ));
+  }
   Ok(extraction)
 }
 
@@ -1570,7 +1624,12 @@ src/sql/compiler.py raises ORDER BY not allowed in subqueries of compound statem
         let task = task.join(" ");
         let cancel = Cancel::new();
         let prepared = Prepared::messages(thread.clone(), options.encoding, options.granularity, &cancel).unwrap();
-        prop_assert_eq!(prepared.extract(&task, &options, &cancel).unwrap(), extract_messages(&thread, &task, &options, &cancel).unwrap());
+        let whole = extract_messages(&thread, &task, &options, &cancel).unwrap();
+        prop_assert_eq!(&prepared.extract(&task, &options, &cancel).unwrap(), &whole);
+        // Without the whole messages, the same text, segments and counts.
+        let text_only = Extraction { messages: None, ..whole };
+        prop_assert_eq!(&prepared.extract_as_text(&task, &options, &cancel).unwrap(), &text_only);
+        prop_assert_eq!(&extract_messages_as_text(&thread, &task, &options, &cancel).unwrap(), &text_only);
       }
     }
   }

@@ -9,7 +9,7 @@ use std::cell::Cell;
 use std::sync::Arc;
 
 use crate::core::cancel::{Cancel, Cancelled};
-use crate::core::extract::{extract_messages, extract_text, Options, Prepared};
+use crate::core::extract::{extract_messages_as_text, extract_text, Options, Prepared};
 use crate::core::message::{count_message_tokens, Message, Part};
 use crate::core::sanitize::Sanitizer;
 use crate::core::tokens::{Counter, Encoding};
@@ -185,7 +185,7 @@ pub fn isolate(
     Some(Thread::Prepared(p)) => {
       removed.set(removed.get() + p.markers_removed);
       parent_tokens += p.parent_tokens;
-      let e = p.prepared.extract(&terms, &options, cancel)?;
+      let e = p.prepared.extract_as_text(&terms, &options, cancel)?;
       Some((e.text, Some(e.extracted_tokens)))
     }
     // Extraction counts the thread it is given: when sanitizing removed nothing, that
@@ -203,7 +203,7 @@ pub fn isolate(
     Some(Thread::Messages(messages)) => {
       let before = removed.get();
       let clean_messages: Vec<Message> = messages.iter().map(|m| sanitize_message(m, &clean)).collect();
-      let e = extract_messages(&clean_messages, &terms, &options, cancel)?;
+      let e = extract_messages_as_text(&clean_messages, &terms, &options, cancel)?;
       parent_tokens += if removed.get() == before {
         e.original_tokens
       } else {

@@ -53,8 +53,9 @@ pub struct Index<'a> {
   tf_start: Vec<usize>,
   /// Per segment: number of words.
   len: Vec<u32>,
-  /// Per term: number of segments containing it.
+  /// Per term: number of segments containing it, and its inverse document frequency.
   df: Vec<u32>,
+  idf: Vec<f32>,
   /// The whole text with ASCII letters lower-cased (byte offsets unchanged), for
   /// finding phrases and titles.
   folded: Cow<'a, str>,
@@ -77,6 +78,17 @@ fn vocabulary(queries: &[&Terms]) -> FxHashMap<String, usize> {
     }
   }
   vocabulary
+}
+
+/// Per term: BM25's inverse document frequency, from its document frequency among `n` segments.
+fn idf(df: &[u32], n: usize) -> Vec<f32> {
+  let n = n as f32;
+  df.iter()
+    .map(|&df| {
+      let df = df as f32;
+      (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    })
+    .collect()
 }
 
 fn average(len: &[u32]) -> f32 {
@@ -118,6 +130,7 @@ impl Index<'static> {
       vocabulary,
       tf,
       tf_start,
+      idf: idf(&df, len.len()),
       len,
       df,
       folded: Cow::Owned(fold(text)),
@@ -133,9 +146,7 @@ impl Index<'_> {
   }
 
   fn idf(&self, term: usize) -> f32 {
-    let n = self.len.len() as f32;
-    let df = self.df[term] as f32;
-    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    self.idf[term]
   }
 
   /// BM25 of a bag of (term, frequency) of `len` words against `query`.
@@ -284,6 +295,7 @@ impl Postings {
       tf,
       tf_start,
       len: self.len.clone(),
+      idf: idf(&df, self.len.len()),
       df,
       folded: Cow::Borrowed(&self.folded),
       avg_len: average(&self.len),
