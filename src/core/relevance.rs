@@ -335,20 +335,23 @@ pub fn scores_with(
   }
   let weights = index.weights(query);
   let bags = QueryTerms::new(index, &weights);
-  let own: Vec<f32> = (0..segments.len())
-    .map(|i| index.bm25(bags.of(i), index.len[i], &weights) + bonus[i])
+  let bm25: Vec<f32> = (0..segments.len())
+    .map(|i| index.bm25(bags.of(i), index.len[i], &weights))
     .collect();
+  let own: Vec<f32> = bm25.iter().zip(bonus).map(|(s, b)| s + b).collect();
 
   // Groups of segments scored as one bag of words: blocks (paragraphs, items, code)
   // and sections.
   let blocks = segments.last().map_or(0, |s| s.block + 1);
   let block_of: Vec<usize> = segments.iter().map(|s| s.block).collect();
   let (section_of, sections) = sections(segments);
-  let block_score = group_scores(index, &bags, &weights, &own, &block_of, blocks, |i| {
+  let block_score = group_scores(index, &bags, &weights, &bm25, &own, &block_of, blocks, |i| {
     !is_section_start(segments[i].kind)
   })
   .score;
-  let section_bags = group_scores(index, &bags, &weights, &own, &section_of, sections, |_| true);
+  let section_bags = group_scores(index, &bags, &weights, &bm25, &own, &section_of, sections, |_| {
+    true
+  });
   let section_bm25 = &section_bags.score;
 
   let norm = |v: f32, m: f32| if m > 0.0 { v / m } else { 0.0 };
@@ -705,36 +708,56 @@ struct Groups {
 }
 
 /// BM25 of groups of segments (blocks or sections) taken as one bag of words; segments
-/// for which `include` is false are left out of the bag.
+/// for which `include` is false are left out of the bag. `bm25` is each segment's own
+/// BM25, `own` its score with the phrase bonus.
+#[allow(clippy::too_many_arguments)]
 fn group_scores(
   index: &Index,
   bags: &QueryTerms,
   weights: &[f32],
+  bm25: &[f32],
   own: &[f32],
   group_of: &[usize],
   groups: usize,
   include: impl Fn(usize) -> bool,
 ) -> Groups {
-  let mut tf: Vec<FxHashMap<usize, u32>> = vec![FxHashMap::default(); groups];
   let mut len = vec![0u32; groups];
   let mut phrase = vec![0f32; groups];
+  // The (term, frequency) pairs of each group's segments, placed group by group (a
+  // counting sort); then a group's pairs in term order, a term's frequencies summed.
+  let mut start = vec![0usize; groups + 1];
+  for (i, &g) in group_of.iter().enumerate() {
+    if include(i) {
+      start[g + 1] += bags.of(i).len();
+    }
+  }
+  for g in 1..start.len() {
+    start[g] += start[g - 1];
+  }
+  let mut pairs = vec![(0usize, 0u32); start[groups]];
+  let mut next = start.clone();
   for (i, &g) in group_of.iter().enumerate() {
     if !include(i) {
       continue;
     }
-    for &(t, f) in bags.of(i) {
-      *tf[g].entry(t).or_insert(0) += f;
-    }
+    let bag = bags.of(i);
+    pairs[next[g]..next[g] + bag.len()].copy_from_slice(bag);
+    next[g] += bag.len();
     len[g] += index.len[i];
     // A phrase's bonus is in `own` beyond BM25; keep the largest for the group.
-    let bm25 = index.bm25(bags.of(i), index.len[i], weights);
-    phrase[g] = phrase[g].max(own[i] - bm25);
+    phrase[g] = phrase[g].max(own[i] - bm25[i]);
   }
-  let terms: Vec<Vec<(usize, u32)>> = tf
-    .iter()
-    .map(|m| {
-      let mut terms: Vec<(usize, u32)> = m.iter().map(|(&t, &f)| (t, f)).collect();
-      terms.sort_unstable();
+  let terms: Vec<Vec<(usize, u32)>> = (0..groups)
+    .map(|g| {
+      let group = &mut pairs[start[g]..start[g + 1]];
+      group.sort_unstable();
+      let mut terms: Vec<(usize, u32)> = Vec::with_capacity(group.len());
+      for &(t, f) in group.iter() {
+        match terms.last_mut() {
+          Some((u, n)) if *u == t => *n += f,
+          _ => terms.push((t, f)),
+        }
+      }
       terms
     })
     .collect();
