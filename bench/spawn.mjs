@@ -105,7 +105,7 @@ async function growth(say, records) {
 }
 
 /** About `target` tokens of transcript messages, well formed (whole transcripts' prefixes). */
-function longThread(records, target) {
+export function longThread(records, target) {
   const messages = []
   let tokens = 0
   for (const r of records) {

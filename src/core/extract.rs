@@ -14,8 +14,8 @@
 //!    whole; when the budget is tight, each file the kept calls act on is named once
 //!    before more rounds on one file are added (`select_messages`).
 
-use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rustc_hash::FxHashMap;
 
@@ -256,6 +256,8 @@ pub struct Prepared {
   /// For message input: the messages and each one's tokens.
   messages: Option<(Vec<Message>, Vec<usize>)>,
   postings: Postings,
+  /// The scores of the sets of tasks extracted for last.
+  scored: ScoredSets,
   encoding: Encoding,
   granularity: Granularity,
 }
@@ -311,6 +313,7 @@ impl Prepared {
     Ok(Self {
       counted: counted?,
       postings: postings?,
+      scored: ScoredSets::default(),
       doc,
       messages,
       encoding,
@@ -362,7 +365,7 @@ impl Prepared {
         tokens,
         &self.doc,
         counts,
-        Some(&self.postings),
+        Some((&self.postings, &self.scored)),
         task,
         options,
         output,
@@ -375,7 +378,7 @@ impl Prepared {
             &self.doc,
             &forced,
             counts,
-            Some(&self.postings),
+            Some((&self.postings, &self.scored)),
             task,
             options,
             cancel,
@@ -394,7 +397,7 @@ fn extract_from_messages(
   message_tokens: &[usize],
   doc: &Doc,
   counts: Counts,
-  postings: Option<&Postings>,
+  postings: Option<(&Postings, &ScoredSets)>,
   task: &str,
   options: &Options,
   output: Output,
@@ -702,14 +705,14 @@ fn extract_doc(
   doc: &Doc,
   forced: &[bool],
   counts: Counts,
-  postings: Option<&Postings>,
+  postings: Option<(&Postings, &ScoredSets)>,
   task: &str,
   options: &Options,
   cancel: &Cancel,
 ) -> Result<(Extraction, Vec<(f32, bool)>), Cancelled> {
   let score = || score_all(doc, postings, task, options, cancel);
   let counted;
-  let (counted, (terms, index, own, evidence)) = match counts {
+  let (counted, scores) = match counts {
     Counts::Known(c) => (c, score()?),
     // Counting runs on one thread beside indexing and scoring on the other: two
     // threads for two cores.
@@ -726,8 +729,9 @@ fn extract_doc(
   let (text, segments) = (doc.text.as_str(), doc.segments.as_slice());
   let mut counter = Counter::new(options.encoding);
   let original_tokens = counted.whole;
-  let threshold = options.min_relevance.clamp(0.0, 1.0) * reference(&own, &sections(segments).0);
-  let sibling = sibling_claims(&evidence);
+  let (own, evidence) = (scores.own(), &scores.evidence);
+  let threshold = options.min_relevance.clamp(0.0, 1.0) * reference(own, &sections(segments).0);
+  let sibling = sibling_claims(evidence);
   let mut reports: Vec<SegmentReport> = Vec::with_capacity(segments.len());
   let mut candidates = Vec::new();
   let mut claimed = Vec::with_capacity(segments.len());
@@ -800,7 +804,7 @@ fn extract_doc(
       .map(|&i| reports[i].tokens + elision_cost)
       .sum();
     // A call line whose result a sibling claims strongly is not this task's to name.
-    let strong = sibling_claims_above(&evidence, STRONG_CLAIM);
+    let strong = sibling_claims_above(evidence, STRONG_CLAIM);
     let mut call = vec![false; segments.len()];
     for &c in doc.companion.iter().flatten() {
       call[c] = true;
@@ -872,7 +876,7 @@ fn extract_doc(
       r.dropped = Some(Reason::Budget);
     }
   }
-  let keywords = index.keywords(&terms);
+  let keywords = scores.scored.index.keywords(scores.terms());
   let extraction = Extraction {
     text: result,
     keywords,
@@ -884,27 +888,80 @@ fn extract_doc(
   Ok((extraction, claimed))
 }
 
-type Scores<'a> = (Terms, Index<'a>, Vec<f32>, Vec<Vec<f32>>);
+/// Every task's scores on one document: its terms (with what the feedback round
+/// learned), and per segment its score and its ownership evidence; one index of all
+/// the tasks' terms.
+struct Scored {
+  terms: Vec<Terms>,
+  index: Index,
+  scores: Vec<Vec<f32>>,
+  evidence: Vec<Vec<f32>>,
+}
 
-/// The task's terms, the index (from `postings` when given, else read from the text),
-/// every segment's score for the task, and its ownership evidence for the task and then
-/// each sibling.
-fn score_all<'a>(
+/// One task's view of the scores of it and its siblings: its row in `scored`, and the
+/// ownership evidence of it and then each sibling, in the order of `siblingTasks`.
+struct TaskScores {
+  scored: Arc<Scored>,
+  row: usize,
+  evidence: Vec<Vec<f32>>,
+}
+
+impl TaskScores {
+  fn terms(&self) -> &Terms {
+    &self.scored.terms[self.row]
+  }
+  fn own(&self) -> &[f32] {
+    &self.scored.scores[self.row]
+  }
+}
+
+/// The scores of `task` and its siblings (from `postings` when given, else read from the
+/// text). The tasks are scored in one order whatever their order in the call, so one
+/// set of tasks gets one set of scores; a prepared thread keeps the last few sets it
+/// scored (`ScoredSets`), since the spawns of a batch each ask for the same set: each
+/// task with the others as its siblings.
+fn score_all(
   doc: &Doc,
-  postings: Option<&'a Postings>,
+  postings: Option<(&Postings, &ScoredSets)>,
   task: &str,
   options: &Options,
   cancel: &Cancel,
-) -> Result<Scores<'a>, Cancelled> {
-  let (text, segments) = (doc.text.as_str(), doc.segments.as_slice());
-  let mut queries: Vec<Terms> = std::iter::once(task)
+) -> Result<TaskScores, Cancelled> {
+  let tasks: Vec<&str> = std::iter::once(task)
     .chain(options.sibling_tasks.iter().map(String::as_str))
-    .map(Terms::of_task)
     .collect();
+  let mut order: Vec<usize> = (0..tasks.len()).collect();
+  order.sort_by(|&a, &b| tasks[a].cmp(tasks[b]).then(a.cmp(&b)));
+  let sorted: Vec<&str> = order.iter().map(|&k| tasks[k]).collect();
+  let scored = match postings {
+    Some((p, sets)) => sets.get_or_score(&sorted, || score_tasks(doc, Some(p), &sorted, cancel))?,
+    None => Arc::new(score_tasks(doc, None, &sorted, cancel)?),
+  };
+  let mut rows = vec![0; tasks.len()];
+  for (row, &k) in order.iter().enumerate() {
+    rows[k] = row;
+  }
+  let evidence = rows.iter().map(|&r| scored.evidence[r].clone()).collect();
+  Ok(TaskScores {
+    row: rows[0],
+    scored,
+    evidence,
+  })
+}
+
+/// Scores `tasks` in the order given.
+fn score_tasks(
+  doc: &Doc,
+  postings: Option<&Postings>,
+  tasks: &[&str],
+  cancel: &Cancel,
+) -> Result<Scored, Cancelled> {
+  let (text, segments) = (doc.text.as_str(), doc.segments.as_slice());
+  let mut queries: Vec<Terms> = tasks.iter().map(|t| Terms::of_task(t)).collect();
+  let folded: Arc<str> = postings.map_or_else(|| fold(text).into(), |p| Arc::clone(p.folded()));
   // Phrases stay as they are through the feedback round: they are found once.
   let bonuses = {
     let refs: Vec<&Terms> = queries.iter().collect();
-    let folded = postings.map_or_else(|| Cow::Owned(fold(text)), |p| Cow::Borrowed(p.folded()));
     phrase_bonuses(&folded, segments, &refs)
   };
   let mut round = 0;
@@ -912,10 +969,10 @@ fn score_all<'a>(
     let refs: Vec<&Terms> = queries.iter().collect();
     let index = match postings {
       Some(p) => p.index(&refs),
-      None => Index::build(text, segments, &refs),
+      None => Index::build_folded(text, Arc::clone(&folded), segments, &refs),
     };
     cancel.check()?;
-    let (mut scores, evidence): (Vec<Vec<f32>>, Vec<Vec<f32>>) = queries
+    let (scores, evidence): (Vec<Vec<f32>>, Vec<Vec<f32>>) = queries
       .iter()
       .zip(&bonuses)
       .map(|(q, b)| scores_with(text, segments, &index, q, b))
@@ -935,9 +992,57 @@ fn score_all<'a>(
         continue;
       }
     }
-    let own = scores.remove(0);
-    let terms = queries.remove(0);
-    return Ok((terms, index, own, evidence));
+    return Ok(Scored {
+      terms: queries,
+      index,
+      scores,
+      evidence,
+    });
+  }
+}
+
+/// How many sets of tasks a prepared thread keeps the scores of.
+const SCORED_SETS: usize = 4;
+
+/// The scores of the sets of tasks last extracted for, most recent last. While one
+/// extraction scores a set, the others asking for the same set wait for its scores.
+#[derive(Default)]
+struct ScoredSets {
+  sets: Mutex<Vec<ScoredSet>>,
+}
+
+type ScoredSet = (Vec<String>, Arc<Mutex<Option<Arc<Scored>>>>);
+
+impl ScoredSets {
+  fn get_or_score(
+    &self,
+    tasks: &[&str],
+    score: impl FnOnce() -> Result<Scored, Cancelled>,
+  ) -> Result<Arc<Scored>, Cancelled> {
+    let slot = {
+      let mut sets = self.sets.lock().unwrap_or_else(PoisonError::into_inner);
+      let set = match sets
+        .iter()
+        .position(|(key, _)| key.iter().map(String::as_str).eq(tasks.iter().copied()))
+      {
+        Some(at) => sets.remove(at),
+        None => (tasks.iter().map(|t| t.to_string()).collect(), Arc::default()),
+      };
+      let slot = Arc::clone(&set.1);
+      sets.push(set);
+      if sets.len() > SCORED_SETS {
+        sets.remove(0);
+      }
+      slot
+    };
+    let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(scored) = &*slot {
+      return Ok(Arc::clone(scored));
+    }
+    // A cancelled scoring leaves the slot empty for the next one to fill.
+    let scored = Arc::new(score()?);
+    *slot = Some(Arc::clone(&scored));
+    Ok(scored)
   }
 }
 
@@ -1598,6 +1703,89 @@ src/sql/compiler.py raises ORDER BY not allowed in subqueries of compound statem
         })
     }
 
+    /// Each task of a set keeps its own text and none of its siblings', whichever task
+    /// asks and in whatever order it names the others.
+    #[test]
+    fn each_task_of_a_set_gets_its_own_row() {
+      let text = "Validate emails in src/api/users.ts before saving a user.\n\nThe rate limiter counts `hits` per minute.\n\nThe memory leak comes from the routes cache.\n";
+      let tasks = [
+        "validate emails in users.ts",
+        "rate limiter hits",
+        "memory leak in the routes cache",
+      ];
+      let own = ["Validate emails", "rate limiter", "memory leak"];
+      let cancel = Cancel::new();
+      let prepared = Prepared::text(text, Encoding::default(), Granularity::Paragraph, &cancel).unwrap();
+      for reversed in [false, true] {
+        for i in 0..tasks.len() {
+          let mut sibling_tasks: Vec<String> = (0..tasks.len())
+            .filter(|&j| j != i)
+            .map(|j| tasks[j].to_string())
+            .collect();
+          if reversed {
+            sibling_tasks.reverse();
+          }
+          let options = Options {
+            sibling_tasks,
+            ..Options::default()
+          };
+          for e in [
+            prepared.extract(tasks[i], &options, &cancel).unwrap(),
+            extract_text(text, tasks[i], &options, &cancel).unwrap(),
+          ] {
+            for (j, o) in own.iter().enumerate() {
+              assert_eq!(e.text.contains(o), i == j, "task {i} ({reversed}): {:?}", e.text);
+            }
+          }
+        }
+      }
+    }
+
+    /// Spawns of one batch extracting from one prepared thread at once: one scores the
+    /// set of tasks, the others wait for its scores; all get what one-shot extraction gives.
+    #[test]
+    fn concurrent_batch_extracts_as_one_shot() {
+      let thread = super::thread();
+      let tasks = [
+        "validate emails in src/api/users.ts",
+        "fix the rate limiter",
+        "the memory leak in the cache",
+        "README.md routes",
+      ];
+      let cancel = Cancel::new();
+      let prepared = Prepared::messages(
+        thread.clone(),
+        Encoding::default(),
+        Granularity::Sentence,
+        &cancel,
+      )
+      .unwrap();
+      let options = |i: usize| Options {
+        max_tokens: Some(60),
+        sibling_tasks: tasks
+          .iter()
+          .enumerate()
+          .filter(|&(j, _)| j != i)
+          .map(|(_, t)| t.to_string())
+          .collect(),
+        ..Options::default()
+      };
+      let want: Vec<Extraction> = (0..tasks.len())
+        .map(|i| extract_messages(&thread, tasks[i], &options(i), &cancel).unwrap())
+        .collect();
+      std::thread::scope(|scope| {
+        let spawns: Vec<_> = (0..tasks.len())
+          .map(|i| {
+            let (prepared, options) = (&prepared, &options);
+            scope.spawn(move || prepared.extract(tasks[i], &options(i), &Cancel::new()).unwrap())
+          })
+          .collect();
+        for (i, spawn) in spawns.into_iter().enumerate() {
+          assert_eq!(spawn.join().unwrap(), want[i]);
+        }
+      });
+    }
+
     proptest! {
       #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
 
@@ -1611,6 +1799,36 @@ src/sql/compiler.py raises ORDER BY not allowed in subqueries of compound statem
         let prepared = Prepared::text(&text, options.encoding, options.granularity, &cancel).unwrap();
         prop_assert_eq!(prepared.tokens(), count_tokens(&text, options.encoding));
         prop_assert_eq!(prepared.extract(&task, &options, &cancel).unwrap(), extract_text(&text, &task, &options, &cancel).unwrap());
+      }
+
+      /// The spawns of a batch: each task with the others as siblings, in any order, asked
+      /// again (the scores of the set are kept), and after more sets than are kept.
+      #[test]
+      fn batches_extract_as_one_shot(blocks in blocks(), tasks in proptest::collection::vec(proptest::collection::vec(0usize..WORDS.len(), 1..5), 1..4), max_tokens in proptest::option::of(0usize..200)) {
+        let text = text_of(&blocks);
+        let tasks: Vec<String> = tasks.iter().map(|t| t.iter().map(|&w| WORDS[w]).collect::<Vec<_>>().join(" ")).collect();
+        let cancel = Cancel::new();
+        let prepared = Prepared::text(&text, Encoding::default(), Granularity::Sentence, &cancel).unwrap();
+        let spawn = |i: usize, reversed: bool| {
+          let mut sibling_tasks: Vec<String> = tasks.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, t)| t.clone()).collect();
+          if reversed {
+            sibling_tasks.reverse();
+          }
+          let options = Options { max_tokens, sibling_tasks, ..Options::default() };
+          (prepared.extract(&tasks[i], &options, &cancel).unwrap(), extract_text(&text, &tasks[i], &options, &cancel).unwrap())
+        };
+        for round in 0..2 {
+          for i in 0..tasks.len() {
+            let (got, want) = spawn(i, round == 1);
+            prop_assert_eq!(got, want);
+          }
+          // More sets than a prepared thread keeps: a task each, alone.
+          for k in 0..=SCORED_SETS {
+            let task = format!("{} {}", tasks[k % tasks.len()], WORDS[k]);
+            let options = Options { max_tokens, ..Options::default() };
+            prop_assert_eq!(prepared.extract(&task, &options, &cancel).unwrap(), extract_text(&text, &task, &options, &cancel).unwrap());
+          }
+        }
       }
 
       #[test]

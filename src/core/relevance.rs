@@ -2,7 +2,7 @@
 //! the section and the neighbours of each segment counted, and links followed (a
 //! section whose heading is named in relevant text becomes relevant too).
 
-use std::borrow::Cow;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
@@ -45,7 +45,7 @@ const PAIR_FLOOR: f32 = 0.2;
 /// cheap on huge threads. Built by reading the text (`build`), or from the text's
 /// [`Postings`] when it is read for many tasks.
 #[derive(Debug, PartialEq)]
-pub struct Index<'a> {
+pub struct Index {
   vocabulary: FxHashMap<String, usize>,
   /// (term, frequency) of the vocabulary terms in each segment, all segments in one
   /// vector: segment `i` owns `tf[tf_start[i]..tf_start[i + 1]]`.
@@ -58,7 +58,7 @@ pub struct Index<'a> {
   idf: Vec<f32>,
   /// The whole text with ASCII letters lower-cased (byte offsets unchanged), for
   /// finding phrases and titles.
-  folded: Cow<'a, str>,
+  folded: Arc<str>,
   avg_len: f32,
 }
 
@@ -95,8 +95,13 @@ fn average(len: &[u32]) -> f32 {
   (len.iter().map(|&l| l as f64).sum::<f64>() / len.len().max(1) as f64).max(1.0) as f32
 }
 
-impl Index<'static> {
+impl Index {
   pub fn build(text: &str, segments: &[Segment], queries: &[&Terms]) -> Self {
+    Self::build_folded(text, fold(text).into(), segments, queries)
+  }
+
+  /// `build`, with the text already folded (`fold(text)`).
+  pub fn build_folded(text: &str, folded: Arc<str>, segments: &[Segment], queries: &[&Terms]) -> Self {
     let vocabulary = vocabulary(queries);
     let mut tf = Vec::new();
     let mut tf_start = Vec::with_capacity(segments.len() + 1);
@@ -133,13 +138,13 @@ impl Index<'static> {
       idf: idf(&df, len.len()),
       len,
       df,
-      folded: Cow::Owned(fold(text)),
+      folded,
       avg_len,
     }
   }
 }
 
-impl Index<'_> {
+impl Index {
   /// The (term, frequency) pairs of segment `i`.
   fn terms(&self, i: usize) -> &[(usize, u32)] {
     &self.tf[self.tf_start[i]..self.tf_start[i + 1]]
@@ -198,7 +203,7 @@ pub struct Postings {
   lists: Vec<Vec<(u32, u32)>>,
   /// Per segment: number of words.
   len: Vec<u32>,
-  folded: String,
+  folded: Arc<str>,
 }
 
 impl Postings {
@@ -244,18 +249,18 @@ impl Postings {
       vocabulary,
       lists,
       len,
-      folded: fold(text),
+      folded: fold(text).into(),
     })
   }
 
   /// The text, case-folded as `fold` does.
-  pub fn folded(&self) -> &str {
+  pub fn folded(&self) -> &Arc<str> {
     &self.folded
   }
 
   /// The index `Index::build` would make of the text for `queries`, from the postings
   /// of their terms only.
-  pub fn index(&self, queries: &[&Terms]) -> Index<'_> {
+  pub fn index(&self, queries: &[&Terms]) -> Index {
     let vocabulary = vocabulary(queries);
     let mut df = vec![0u32; vocabulary.len()];
     // The postings of the query's terms, placed segment by segment (a counting sort),
@@ -297,7 +302,7 @@ impl Postings {
       len: self.len.clone(),
       idf: idf(&df, self.len.len()),
       df,
-      folded: Cow::Borrowed(&self.folded),
+      folded: Arc::clone(&self.folded),
       avg_len: average(&self.len),
     }
   }
