@@ -180,8 +180,15 @@ const TASKS_PER_THREAD = 4
 const SHARED = -1 // owner of the one system message the four transcripts share
 const EDIT_COMMANDS = new Set(['str_replace', 'create', 'insert'])
 
+// `EXTRACT_THREADS=odd` (or `even`) measures only the threads at odd (even) positions, counting
+// from 0: ownership methods are developed on one half and checked on the other. The report covers
+// all threads unless it is set.
+const THREAD_HALF = process.env.EXTRACT_THREADS
+if (THREAD_HALF !== undefined && THREAD_HALF !== 'odd' && THREAD_HALF !== 'even') throw new Error(`EXTRACT_THREADS must be odd or even, got ${THREAD_HALF}`)
+
 function threads(say, records) {
-  const { groups, pathMismatches, repos } = sameRepoGroups(records)
+  const { groups: allGroups, pathMismatches, repos } = sameRepoGroups(records)
+  const groups = THREAD_HALF ? allGroups.filter((_, i) => i % 2 === (THREAD_HALF === 'odd' ? 1 : 0)) : allGroups
   const built = groups.map(interleave)
   // Per-message token counts carry a per-request priming overhead; measure it once so that a
   // sum of per-unit counts equals the count of the whole list.

@@ -5,7 +5,9 @@
 //! 2. Every segment is scored against the task and against each sibling task
 //!    (`relevance`). What scores below `min_relevance` of the reference (the best
 //!    score outside the best section), or higher for a sibling than for this task (each
-//!    on its own scale: `ownership`), is dropped.
+//!    on its own scale: `ownership`), is dropped. With siblings, a tool call whose unit
+//!    (the call with its result) and file this task owns is a candidate too, however
+//!    few words its line shares with the task (`CallOwnership`).
 //! 3. The rest is taken best first while the budget allows, with the heading of each
 //!    kept section; the result is assembled in the original order, with the elision
 //!    marker between pieces that were not adjacent, and counted exactly: if the join
@@ -21,7 +23,7 @@ use rustc_hash::FxHashMap;
 
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::message::{Message, Part, REPLY_PRIMER};
-use crate::core::ownership::{sibling_claims, sibling_claims_above};
+use crate::core::ownership::{claimed, owned, sibling_claims, Relative};
 use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
 use crate::core::relevance::{fold, phrase_bonuses, scores_with, sections, Index, Postings};
 use crate::core::sanitize::Sanitizer;
@@ -669,9 +671,74 @@ fn select_messages(
   (0..messages.len()).filter(|&i| kept_unit[units[i]]).collect()
 }
 
-/// A sibling's claim on a tool result that keeps its call line from naming a file: the
-/// sibling finds there more than its usual evidence (and more than this task does).
-const STRONG_CLAIM: f32 = 1.0;
+/// Whose each tool call is, judged on more than its line (see `ownership`): on its
+/// unit, the line with its result, and on its files, every unit whose call names one.
+struct CallOwnership {
+  /// The call line of every call that has a result, in order.
+  lines: Vec<usize>,
+  /// Per segment (meaningful on call lines): a sibling claims the unit.
+  unit_claimed: Vec<bool>,
+  /// Per segment: this task owns the unit and a file the call names.
+  lifted: Vec<bool>,
+}
+
+impl CallOwnership {
+  fn of(doc: &Doc, text: &str, evidence: &[Vec<f32>]) -> Self {
+    let n = doc.segments.len();
+    let relative = Relative::new(evidence);
+    let tasks = relative.tasks();
+    // Units: a call line and its result's segments, summed per task.
+    let mut unit_of: FxHashMap<usize, usize> = FxHashMap::default();
+    let mut lines = Vec::new();
+    let mut sums: Vec<Vec<f32>> = Vec::new();
+    for (i, c) in doc.companion.iter().enumerate() {
+      let Some(c) = *c else { continue };
+      let u = *unit_of.entry(c).or_insert_with(|| {
+        lines.push(c);
+        let mut s = vec![0.0; tasks];
+        relative.add_to(&mut s, c);
+        sums.push(s);
+        sums.len() - 1
+      });
+      relative.add_to(&mut sums[u], i);
+    }
+    // Files: every unit whose call names the file, each unit once per file.
+    let mut files: Vec<Vec<&str>> = Vec::with_capacity(lines.len());
+    let mut file_sums: FxHashMap<&str, Vec<f32>> = FxHashMap::default();
+    for (u, &c) in lines.iter().enumerate() {
+      let seg = &doc.segments[c];
+      let mut named: Vec<&str> = named_files(&text[seg.start..seg.end]).collect();
+      named.sort_unstable();
+      named.dedup();
+      for &f in &named {
+        let s = file_sums.entry(f).or_insert_with(|| vec![0.0; tasks]);
+        for (a, b) in s.iter_mut().zip(&sums[u]) {
+          *a += b;
+        }
+      }
+      files.push(named);
+    }
+    let mut unit_claimed = vec![false; n];
+    let mut lifted = vec![false; n];
+    for (u, &c) in lines.iter().enumerate() {
+      unit_claimed[c] = claimed(&sums[u]);
+      lifted[c] = owned(&sums[u]) && files[u].iter().any(|f| owned(&file_sums[f]));
+    }
+    Self {
+      lines,
+      unit_claimed,
+      lifted,
+    }
+  }
+
+  fn claimed(&self, line: usize) -> bool {
+    self.unit_claimed[line]
+  }
+
+  fn lifted(&self, line: usize) -> bool {
+    self.lifted[line]
+  }
+}
 
 /// The files a text (a tool call's arguments) names: path-like words (`dir/name.ext`,
 /// any depth), each as its last two components, so that `/repo/src/api/users.ts` in one
@@ -764,6 +831,19 @@ fn extract_doc(
     });
   }
   cancel.check()?;
+  let calls = CallOwnership::of(doc, text, evidence);
+  // A tool call on a file this task owns is a candidate too, as a section whose title
+  // relevant text names is: the agent's own action on its own file, though its line
+  // shares few words with the task statement (`cd`, a path, a diff). Only with siblings:
+  // without them, there is no one else the file could be.
+  if evidence.len() > 1 {
+    for &c in &calls.lines {
+      if calls.lifted(c) && reports[c].dropped == Some(Reason::Irrelevant) && !forced[c] {
+        reports[c].dropped = Some(Reason::Budget);
+        candidates.push(c);
+      }
+    }
+  }
 
   // Forced first, then best first; ties in original order, so the result is deterministic.
   candidates.sort_by(|&a, &b| {
@@ -803,18 +883,11 @@ fn extract_doc(
       .filter(|&&i| forced[i])
       .map(|&i| reports[i].tokens + elision_cost)
       .sum();
-    // A call line whose result a sibling claims strongly is not this task's to name.
-    let strong = sibling_claims_above(evidence, STRONG_CLAIM);
+    // A call whose unit (the line with its result) a sibling claims is not this task's
+    // to name.
     let mut call = vec![false; segments.len()];
-    for &c in doc.companion.iter().flatten() {
-      call[c] = true;
-    }
-    for (i, c) in doc.companion.iter().enumerate() {
-      if let Some(c) = *c {
-        if strong[i] {
-          call[c] = false;
-        }
-      }
+    for &c in &calls.lines {
+      call[c] = !calls.claimed(c);
     }
     let mut named: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
     for &i in &candidates {
@@ -1605,6 +1678,110 @@ src/sql/compiler.py raises ORDER BY not allowed in subqueries of compound statem
     assert!(e.extracted_tokens <= 120);
     assert!(e.text.contains("src/lexer.rs"), "{}", e.text);
     assert!(e.text.contains("parse_expr stack overflows"), "{}", e.text);
+  }
+
+  /// A tool call (`name`, `arguments`) and its result, as two messages.
+  fn tool_round(id: &str, name: &str, arguments: String, result: &str) -> [Message; 2] {
+    [
+      Message {
+        role: "assistant".into(),
+        name: None,
+        parts: vec![Part::ToolCall {
+          id: id.into(),
+          name: name.into(),
+          arguments,
+        }],
+      },
+      Message {
+        role: "tool".into(),
+        name: None,
+        parts: vec![Part::ToolResult {
+          call_id: id.into(),
+          content: result.into(),
+        }],
+      },
+    ]
+  }
+
+  /// Two agents' work interleaved: this task's on the parser, a sibling's on the logger.
+  fn two_agents(parser_edit: &str) -> (Vec<Message>, &'static str, Options) {
+    let task = "Fix the crash in parse_expr on nested brackets";
+    let sibling = "Add colour output to the logger, one colour per level";
+    let mut messages = vec![Message::text("system", "You are a coding agent.")];
+    for k in 0..4 {
+      messages.extend(tool_round(
+        &format!("p{k}"),
+        "grep",
+        "{\"pattern\":\"parse_expr\",\"path\":\"/repo/src/parser.rs\"}".into(),
+        &format!("parse_expr crashes on nested brackets: the bracket stack of parse_expr overflows ({k})"),
+      ));
+      messages.extend(tool_round(
+        &format!("l{k}"),
+        "grep",
+        "{\"pattern\":\"colour\",\"path\":\"/repo/src/logger.rs\"}".into(),
+        &format!(
+          "the logger writes every level without colour; colour output needs one colour per level ({k})"
+        ),
+      ));
+    }
+    messages.extend(tool_round(
+      "e",
+      "edit",
+      format!("{{\"path\":\"/repo/src/parser.rs\",\"old\":\"depth\",\"new\":\"{parser_edit}\"}}"),
+      "The edit was applied.",
+    ));
+    let options = Options {
+      sibling_tasks: vec![sibling.into()],
+      keep_system: false,
+      ..Options::default()
+    };
+    (messages, task, options)
+  }
+
+  #[test]
+  fn a_call_on_a_file_this_task_owns_is_kept_though_its_line_says_little() {
+    // The edit's line shares no word with the task, only the path the rounds that name
+    // parse_expr again and again act on: it is far below them in relevance. But it acts
+    // on the file this task's calls keep returning to, and no sibling's evidence is there.
+    let (messages, task, options) = two_agents("depth + 1");
+    let e = extract_messages(&messages, task, &options, &Cancel::new()).unwrap();
+    assert!(e.text.contains("depth + 1"), "{}", e.text);
+    assert!(!e.text.contains("logger.rs"), "{}", e.text);
+    // Without siblings, relevance alone decides: the faint line stays out.
+    let alone = Options {
+      sibling_tasks: Vec::new(),
+      ..options
+    };
+    let e = extract_messages(&messages, task, &alone, &Cancel::new()).unwrap();
+    assert!(!e.text.contains("depth + 1"), "{}", e.text);
+  }
+
+  #[test]
+  fn a_call_is_named_unless_a_sibling_claims_its_whole_unit() {
+    // A tight budget names each file this task's calls act on. The call on the lexer
+    // returned one sentence on the sibling's logger among this task's own text: the
+    // unit, line and result together, is still this task's, so the lexer is named.
+    let (mut messages, task, mut options) = two_agents("depth + 1");
+    for k in 0..4 {
+      messages.extend(tool_round(
+        &format!("q{k}"),
+        "grep",
+        "{\"pattern\":\"parse_expr\",\"path\":\"/repo/src/parser.rs\"}".into(),
+        &format!("parse_expr recurses into nested brackets without a depth limit: round {k} of parse_expr"),
+      ));
+    }
+    messages.extend(tool_round(
+      "x",
+      "grep",
+      "{\"pattern\":\"parse_expr\",\"path\":\"/repo/src/lexer.rs\"}".into(),
+      "The lexer hands parse_expr one token per bracket. Nested brackets come as nested tokens. \
+       parse_expr crashes when the brackets nest deeply. Each level gets its colour.",
+    ));
+    options.max_tokens = Some(110);
+    let e = extract_messages(&messages, task, &options, &Cancel::new()).unwrap();
+    assert!(e.extracted_tokens <= 110);
+    assert!(e.text.contains("src/lexer.rs"), "{}", e.text);
+    assert!(!e.text.contains("logger"), "{}", e.text);
   }
 
   #[test]

@@ -9,44 +9,80 @@
 //! So each task's evidence is read against what that task typically finds in this very
 //! thread (its mean over all segments): a segment is a sibling's when the sibling finds
 //! more of itself there, by its own measure, than this task does by its own.
+//!
+//! A thread has structure beyond its segments, and ownership follows it. A tool call and
+//! its result are one unit: whose the unit is, is judged on the whole unit (each task's
+//! relative evidence summed over its segments), not lost to one line of a file view that
+//! happens to match a sibling. And the files an agent acts on are groups too: a file is a
+//! task's when, over every call on it, this task finds more of itself than any sibling.
+
+/// Each task's evidence relative to its mean over the thread: `evidence[0]` is this
+/// task's, `evidence[1..]` the siblings'; every row has one value per segment.
+pub struct Relative<'a> {
+  evidence: &'a [Vec<f32>],
+  scale: Vec<f32>,
+}
+
+impl<'a> Relative<'a> {
+  pub fn new(evidence: &'a [Vec<f32>]) -> Self {
+    let n = evidence.first().map_or(0, Vec::len);
+    // The scale of each task: its mean evidence. A task that finds nothing anywhere
+    // (scale 0) has no evidence for anything.
+    let scale = evidence
+      .iter()
+      .map(|e| e.iter().sum::<f32>() / n.max(1) as f32)
+      .collect();
+    Self { evidence, scale }
+  }
+
+  /// How many tasks (this one and its siblings).
+  pub fn tasks(&self) -> usize {
+    self.evidence.len()
+  }
+
+  /// Task `q`'s evidence for segment `i`, in multiples of its mean.
+  pub fn at(&self, q: usize, i: usize) -> f32 {
+    if self.scale[q] > 0.0 {
+      self.evidence[q][i] / self.scale[q]
+    } else {
+      0.0
+    }
+  }
+
+  /// Adds each task's relative evidence for segment `i` to `sums` (one per task).
+  pub fn add_to(&self, sums: &mut [f32], i: usize) {
+    for (q, s) in sums.iter_mut().enumerate() {
+      *s += self.at(q, i);
+    }
+  }
+}
 
 /// Per segment: whether a sibling has more evidence for it than this task, each task's
 /// evidence taken relative to its mean over the thread. `evidence[0]` is this task's,
 /// `evidence[1..]` the siblings'; every row has one value per segment.
 pub fn sibling_claims(evidence: &[Vec<f32>]) -> Vec<bool> {
-  sibling_claims_above(evidence, 0.0)
-}
-
-/// `sibling_claims`, counting only siblings that find at least `level` times their usual
-/// evidence in the segment (1: more than their mean): a strong claim, not a sibling
-/// finding a little more of itself than this task in text that is nobody's.
-pub fn sibling_claims_above(evidence: &[Vec<f32>], level: f32) -> Vec<bool> {
   let n = evidence.first().map_or(0, Vec::len);
   if evidence.len() < 2 {
     return vec![false; n];
   }
-  // The scale of each task: its mean evidence. A task that finds nothing anywhere
-  // (scale 0) has no evidence for anything.
-  let scale: Vec<f32> = evidence
-    .iter()
-    .map(|e| e.iter().sum::<f32>() / n.max(1) as f32)
-    .collect();
-  let relative = |q: usize, i: usize| {
-    if scale[q] > 0.0 {
-      evidence[q][i] / scale[q]
-    } else {
-      0.0
-    }
-  };
+  let relative = Relative::new(evidence);
   (0..n)
     .map(|i| {
-      let own = relative(0, i);
-      (1..evidence.len()).any(|q| {
-        let r = relative(q, i);
-        r > own && r >= level
-      })
+      let own = relative.at(0, i);
+      (1..evidence.len()).any(|q| relative.at(q, i) > own)
     })
     .collect()
+}
+
+/// Whether a group of segments (sums from `Relative::add_to`, this task's first) is a
+/// sibling's: some sibling's summed relative evidence exceeds this task's.
+pub fn claimed(sums: &[f32]) -> bool {
+  sums.iter().skip(1).any(|&s| s > sums[0])
+}
+
+/// Whether a group is this task's: it has evidence there and no sibling has more.
+pub fn owned(sums: &[f32]) -> bool {
+  sums.first().is_some_and(|&s| s > 0.0) && !claimed(sums)
 }
 
 #[cfg(test)]
@@ -79,21 +115,30 @@ mod tests {
   }
 
   #[test]
-  fn a_strong_claim_is_a_sibling_above_its_usual_evidence() {
-    // Segment 0: the sibling beats this task but finds less of itself than usual there;
-    // segment 1: it beats this task and stands out.
-    let this = vec![0.1, 0.1, 1.0, 0.8];
-    let sibling = vec![0.2, 1.0, 0.5, 0.3];
-    let scale = 0.5; // the sibling's mean
-    assert!(sibling[0] < scale && sibling[1] > scale);
+  fn a_group_is_judged_on_its_summed_relative_evidence() {
+    // A call line and its result (segments 0..3): one line of the result matches the
+    // sibling better, but over the unit this task finds far more of itself.
+    let this = vec![1.0, 1.0, 0.2, 0.1, 0.1, 0.1];
+    let sibling = vec![0.1, 0.2, 0.5, 0.2, 0.2, 0.2];
+    let evidence = [this, sibling];
     assert_eq!(
-      sibling_claims(&[this.clone(), sibling.clone()]),
-      vec![true, true, false, false]
+      sibling_claims(&evidence),
+      vec![false, false, true, true, true, true]
     );
-    assert_eq!(
-      sibling_claims_above(&[this, sibling], 1.0),
-      vec![false, true, false, false]
-    );
+    let relative = Relative::new(&evidence);
+    let mut sums = vec![0.0; relative.tasks()];
+    for i in 0..3 {
+      relative.add_to(&mut sums, i);
+    }
+    assert!(owned(&sums) && !claimed(&sums), "{sums:?}");
+    // The rest is the sibling's.
+    let mut rest = vec![0.0; 2];
+    for i in 3..6 {
+      relative.add_to(&mut rest, i);
+    }
+    assert!(claimed(&rest) && !owned(&rest), "{rest:?}");
+    // Nothing found is nobody's: not owned, not claimed.
+    assert!(!owned(&[0.0, 0.0]) && !claimed(&[0.0, 0.0]));
   }
 
   #[test]
