@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use rustc_hash::FxHashMap;
 
 use crate::core::cancel::{Cancel, Cancelled};
-use crate::core::segment::{Kind, Segment};
+use crate::core::segment::{repeats, Kind, Segment};
 use crate::core::terms::{for_each_form, words, Terms};
 
 const K1: f32 = 1.2;
@@ -92,7 +92,19 @@ impl Index<'static> {
     let mut df = vec![0u32; vocabulary.len()];
     let mut counts: FxHashMap<usize, u32> = FxHashMap::default();
     let mut buf = String::new();
-    for s in segments {
+    let same = repeats(text, segments);
+    for (i, s) in segments.iter().enumerate() {
+      // A repeated text has the bag of its first copy.
+      let first = same[i] as usize;
+      if first < i {
+        tf_start.push(tf.len());
+        tf.extend_from_within(tf_start[first]..tf_start[first + 1]);
+        for &(t, _) in &tf[tf_start[i]..] {
+          df[t] += 1;
+        }
+        len.push(len[first]);
+        continue;
+      }
       counts.clear();
       let mut n = 0u32;
       for word in words(&text[s.start..s.end]) {

@@ -5,6 +5,8 @@
 //! A segment is a byte range of the source text, so whatever is kept is the source's
 //! own text, byte for byte.
 
+use rustc_hash::FxHashMap;
+
 use crate::core::sentences::for_each_sentence;
 
 /// The finest unit that may be cut out.
@@ -154,6 +156,19 @@ pub fn segment(
   }
   flush(out, &mut para, &mut next_block, heading);
   next_block
+}
+
+/// For each segment, the first segment with the same text (itself when none comes
+/// before it). Agent threads repeat themselves (the same test output after every
+/// attempt, the same file read again): what is known of one copy holds for all.
+pub fn repeats(text: &str, segments: &[Segment]) -> Vec<u32> {
+  let mut first: FxHashMap<&str, u32> =
+    FxHashMap::with_capacity_and_hasher(segments.len(), Default::default());
+  segments
+    .iter()
+    .enumerate()
+    .map(|(i, s)| *first.entry(&text[s.start..s.end]).or_insert(i as u32))
+    .collect()
 }
 
 /// Byte spans of the lines of `text`, without their line breaks.

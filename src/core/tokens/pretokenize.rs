@@ -57,6 +57,22 @@ impl<'a> Iterator for Pieces<'a> {
   }
 }
 
+/// Whether `left + right` splits into the pieces of `left` followed by those of `right`
+/// (for both patterns), so that the two can be counted apart: true when `left` ends with
+/// a line break and `right` starts with a character that is neither white space nor `/`.
+///
+/// Only two kinds of piece run through a line break: a white-space run, which ends
+/// after its last line break when a non-space follows, and punctuation with its tail of
+/// line breaks (and, in o200k, `/`), which ends at the first character that is none of
+/// those. Every other piece stops at the line break, and no piece looks past the first
+/// character after it (`tests/tokens_exact.rs` checks this against the regexes).
+pub fn separable(left: &str, right: &str) -> bool {
+  left.as_bytes().last() == Some(&b'\n')
+    && !right.is_empty()
+    && right.as_bytes()[0] != b'/'
+    && !at(right.as_bytes(), 0).is(SPACE)
+}
+
 /// A decoded code point: its value, its class bits and its length in bytes.
 #[derive(Clone, Copy)]
 struct Ch {
