@@ -173,18 +173,13 @@ pub fn repeats(text: &str, segments: &[Segment]) -> Vec<u32> {
 
 /// Byte spans of the lines of `text`, without their line breaks.
 fn line_spans(text: &str) -> Vec<(usize, usize)> {
-  let mut spans = Vec::new();
+  let b = text.as_bytes();
+  let mut spans = Vec::with_capacity(text.len() / 32);
   let mut start = 0;
-  for (i, b) in text.bytes().enumerate() {
-    if b == b'\n' {
-      let end = if i > start && text.as_bytes()[i - 1] == b'\r' {
-        i - 1
-      } else {
-        i
-      };
-      spans.push((start, end));
-      start = i + 1;
-    }
+  for i in memchr::memchr_iter(b'\n', b) {
+    let end = if i > start && b[i - 1] == b'\r' { i - 1 } else { i };
+    spans.push((start, end));
+    start = i + 1;
   }
   if start < text.len() {
     spans.push((start, text.len()));
