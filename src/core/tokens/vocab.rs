@@ -11,6 +11,9 @@ pub struct Vocab {
   /// in a few instructions where a slice key costs a call to `memcmp`.
   short: FxHashMap<u64, u32>,
   long: FxHashMap<&'static [u8], u32>,
+  /// The longest token: a longer slice is none, found without hashing it (merging a
+  /// long run of spaces asks about many).
+  max_len: usize,
 }
 
 /// The longest token kept in the `short` map.
@@ -50,6 +53,7 @@ impl Vocab {
   fn from_blob(blob: &'static [u8]) -> Self {
     let mut short = FxHashMap::with_capacity_and_hasher(blob.len() / 16, Default::default());
     let mut long = FxHashMap::with_capacity_and_hasher(blob.len() / 16, Default::default());
+    let mut max_len = 0;
     let mut i = 0;
     let mut rank = 0u32;
     while i + 2 <= blob.len() {
@@ -57,6 +61,7 @@ impl Vocab {
       i += 2;
       if len > 0 {
         let token = &blob[i..i + len];
+        max_len = max_len.max(len);
         if len <= SHORT {
           short.insert(short_key(token), rank);
         } else {
@@ -66,15 +71,17 @@ impl Vocab {
       }
       rank += 1;
     }
-    Self { short, long }
+    Self { short, long, max_len }
   }
 
   #[inline]
   pub fn rank(&self, bytes: &[u8]) -> Option<u32> {
     if bytes.len() <= SHORT {
       self.short.get(&short_key(bytes)).copied()
-    } else {
+    } else if bytes.len() <= self.max_len {
       self.long.get(bytes).copied()
+    } else {
+      None
     }
   }
 
