@@ -14,7 +14,6 @@
 //!    whole; when the budget is tight, each file the kept calls act on is named once
 //!    before more rounds on one file are added (`select_messages`).
 
-use std::borrow::Cow;
 use std::ops::Range;
 
 use rustc_hash::FxHashMap;
@@ -23,7 +22,7 @@ use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::message::{Message, Part, REPLY_PRIMER};
 use crate::core::ownership::{sibling_claims, sibling_claims_above};
 use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
-use crate::core::relevance::{fold, phrase_bonuses, scores_with, sections, Index, Postings};
+use crate::core::relevance::{phrase_bonuses, scores_with, sections, Index, Postings};
 use crate::core::sanitize::Sanitizer;
 use crate::core::segment::{repeats, segment, Granularity, Kind, Segment};
 use crate::core::terms::{is_identifier, normalize, words, Terms};
@@ -107,10 +106,12 @@ pub struct Extraction {
 }
 
 /// What selection works on: the text, its segments, and per segment whether it must
-/// never be kept and which segment must come with it.
+/// never be kept, which segment must come with it and which earlier one it repeats.
 struct Doc {
   text: String,
   segments: Vec<Segment>,
+  /// Per segment: the first segment with the same text (`segment::repeats`).
+  same: Vec<u32>,
   internal: Vec<bool>,
   /// A tool result's segments bring the line of the call that produced them.
   companion: Vec<Option<usize>>,
@@ -120,6 +121,7 @@ impl Doc {
   fn new(text: String, segments: Vec<Segment>) -> Self {
     let n = segments.len();
     Self {
+      same: repeats(&text, &segments),
       text,
       segments,
       internal: vec![false; n],
@@ -128,34 +130,38 @@ impl Doc {
   }
 
   fn of_text(text: &str, granularity: Granularity) -> Self {
-    let mut segments = Vec::new();
-    segment(text, 0, 0, granularity, &mut segments, 0);
-    let mut doc = Doc::new(text.to_owned(), segments);
-    mark_sanitized(&mut doc, 0..text.len(), &Sanitizer::default());
+    // Segmenting and finding what is marked internal read the text apart.
+    let sanitizer = Sanitizer::default();
+    let (mut doc, (removals, _)) = in_parallel(
+      text.len() >= PARALLEL_BYTES,
+      || {
+        let mut segments = Vec::new();
+        segment(text, 0, 0, granularity, &mut segments, 0);
+        Doc::new(text.to_owned(), segments)
+      },
+      || sanitizer.removals(text),
+    );
+    mark_removed(&mut doc, 0..text.len(), &removals);
     doc
   }
 }
 
-/// Token counts: every segment's, and the whole input's; and which segments repeat
-/// an earlier one's text.
+/// Token counts: every segment's, and the whole input's.
 struct Counted {
   segments: Vec<usize>,
   whole: usize,
-  /// Per segment: the first segment with the same text (`segment::repeats`).
-  same: Vec<u32>,
 }
 
 /// Counts every segment of `doc` (each distinct text once), and the whole text unless
 /// its count is `whole`.
 fn count(doc: &Doc, whole: Option<usize>, encoding: Encoding, cancel: &Cancel) -> Result<Counted, Cancelled> {
   let mut counter = Counter::new(encoding);
-  let same = repeats(&doc.text, &doc.segments);
   let mut segments = Vec::with_capacity(doc.segments.len());
   for (i, seg) in doc.segments.iter().enumerate() {
     if i % 4096 == 0 {
       cancel.check()?;
     }
-    let first = same[i] as usize;
+    let first = doc.same[i] as usize;
     let n = if first < i {
       segments[first]
     } else {
@@ -167,11 +173,7 @@ fn count(doc: &Doc, whole: Option<usize>, encoding: Encoding, cancel: &Cancel) -
     Some(n) => n,
     None => counter.count_repetitive(&doc.text, cancel)?,
   };
-  Ok(Counted {
-    segments,
-    whole,
-    same,
-  })
+  Ok(Counted { segments, whole })
 }
 
 /// Each message's tokens under the counting rule, and the list's (reply primer included).
@@ -790,7 +792,7 @@ fn extract_doc(
   let mut repeated = vec![false; segments.len()];
   for &i in &candidates {
     if !forced[i] {
-      let first = counted.same[i] as usize;
+      let first = doc.same[i] as usize;
       if seen[first] {
         repeated[i] = true;
         continue;
@@ -863,23 +865,21 @@ fn score_all<'a>(
     .chain(options.sibling_tasks.iter().map(String::as_str))
     .map(Terms::of_task)
     .collect();
-  // Phrases stay as they are through the feedback round: they are found once.
-  let bonuses = {
-    let refs: Vec<&Terms> = queries.iter().collect();
-    let folded = postings.map_or_else(|| Cow::Owned(fold(text)), |p| Cow::Borrowed(p.folded()));
-    phrase_bonuses(&folded, segments, &refs)
-  };
+  // Phrases stay as they are through the feedback round: they are found once, in the
+  // first round's index's case-folded text.
+  let mut bonuses: Option<Vec<Vec<f32>>> = None;
   let mut round = 0;
   loop {
     let refs: Vec<&Terms> = queries.iter().collect();
     let index = match postings {
       Some(p) => p.index(&refs),
-      None => Index::build(text, segments, &refs),
+      None => Index::build_repeating(text, segments, &doc.same, &refs),
     };
+    let bonuses = bonuses.get_or_insert_with(|| phrase_bonuses(index.folded(), segments, &refs));
     cancel.check()?;
     let (mut scores, evidence): (Vec<Vec<f32>>, Vec<Vec<f32>>) = queries
       .iter()
-      .zip(&bonuses)
+      .zip(bonuses.iter())
       .map(|(q, b)| scores_with(text, segments, &index, q, b))
       .unzip();
     cancel.check()?;
@@ -991,6 +991,11 @@ fn reference(scores: &[f32], group: &[usize]) -> f32 {
 /// at all, so one that holds a marker goes whole (fail closed).
 fn mark_sanitized(doc: &mut Doc, region: Range<usize>, sanitizer: &Sanitizer) {
   let (removals, _) = sanitizer.removals(&doc.text[region.clone()]);
+  mark_removed(doc, region, &removals);
+}
+
+/// `mark_sanitized` with the removals (relative to `region`) already found.
+fn mark_removed(doc: &mut Doc, region: Range<usize>, removals: &[Range<usize>]) {
   if removals.is_empty() {
     return;
   }

@@ -88,6 +88,12 @@ fn average(len: &[u32]) -> f32 {
 
 impl Index<'static> {
   pub fn build(text: &str, segments: &[Segment], queries: &[&Terms]) -> Self {
+    Self::build_repeating(text, segments, &repeats(text, segments), queries)
+  }
+
+  /// `build`, with `segment::repeats` of the segments already known: a repeated text has
+  /// the bag of its first copy.
+  pub fn build_repeating(text: &str, segments: &[Segment], same: &[u32], queries: &[&Terms]) -> Self {
     let vocabulary = vocabulary(queries);
     let mut tf = Vec::new();
     let mut tf_start = Vec::with_capacity(segments.len() + 1);
@@ -95,7 +101,6 @@ impl Index<'static> {
     let mut df = vec![0u32; vocabulary.len()];
     let mut counts: FxHashMap<usize, u32> = FxHashMap::default();
     let mut buf = String::new();
-    let same = repeats(text, segments);
     // The vocabulary forms of each distinct word, found once: text uses the same words
     // again and again (on the speed thread, 20,000 distinct of 210,000), and finding a
     // word's forms (case folding, stemming, identifier parts) costs far more than
@@ -103,7 +108,6 @@ impl Index<'static> {
     let mut forms_of: FxHashMap<&str, (usize, usize)> = FxHashMap::default();
     let mut form_ids: Vec<usize> = Vec::new();
     for (i, s) in segments.iter().enumerate() {
-      // A repeated text has the bag of its first copy.
       let first = same[i] as usize;
       if first < i {
         tf_start.push(tf.len());
@@ -162,6 +166,11 @@ impl Index<'static> {
 }
 
 impl Index<'_> {
+  /// The text, case-folded as `fold` does.
+  pub fn folded(&self) -> &str {
+    &self.folded
+  }
+
   /// The (term, frequency) pairs of segment `i`.
   fn terms(&self, i: usize) -> &[(usize, u32)] {
     &self.tf[self.tf_start[i]..self.tf_start[i + 1]]
