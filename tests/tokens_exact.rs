@@ -4,8 +4,9 @@ use std::sync::OnceLock;
 
 use fancy_regex::Regex;
 use proptest::prelude::*;
-use subagent_context::core::tokens::pretokenize::{pieces, Pattern};
-use subagent_context::core::tokens::{count_tokens, Encoding};
+use subagent_context::core::cancel::Cancel;
+use subagent_context::core::tokens::pretokenize::{pieces, separable, Pattern};
+use subagent_context::core::tokens::{count_tokens, Counter, Encoding};
 
 const CL100K_PATTERN: &str = r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s";
 
@@ -116,6 +117,40 @@ proptest! {
     let text: String = indices.iter().map(|&i| a[i % a.len()]).collect();
     assert_same_split(&text);
     assert_same_count(&text);
+  }
+
+  /// Where `separable` says so, the pieces of a text are those of its two halves.
+  #[test]
+  fn separable_halves_split_like_the_whole(
+    left in proptest::collection::vec(0usize..1000, 0..30),
+    seam in 0usize..8,
+    right in proptest::collection::vec(0usize..1000, 0..30),
+  ) {
+    let a = alphabet();
+    let ending = ["\n", "\r\n", " \n", "\n\n", ".\n", "/\n", "a\n", "'\n"][seam];
+    let left: String = left.iter().map(|&i| a[i % a.len()]).chain(ending.chars()).collect();
+    let right: String = right.iter().map(|&i| a[i % a.len()]).collect();
+    if separable(&left, &right) {
+      let text = format!("{left}{right}");
+      for pattern in [Pattern::Cl100k, Pattern::O200k] {
+        let re = regex(pattern);
+        let apart: Vec<&str> = regex_pieces(re, &left).into_iter().chain(regex_pieces(re, &right)).collect();
+        prop_assert_eq!(apart, regex_pieces(re, &text), "{:?} split of {:?}", pattern, text);
+      }
+    }
+  }
+
+  /// Text cut at its line starts and counted part by part, each distinct part once,
+  /// counts as a whole.
+  #[test]
+  fn repetitive_text_counts_like_tiktoken(lines in proptest::collection::vec(proptest::collection::vec(0usize..1000, 0..12), 0..8), repeats in proptest::collection::vec(0usize..8, 0..16)) {
+    let a = alphabet();
+    let lines: Vec<String> = lines.iter().map(|l| l.iter().map(|&i| a[i % a.len()]).chain(['\n']).collect()).collect();
+    let text: String = repeats.iter().filter_map(|&k| lines.get(k)).map(String::as_str).collect();
+    for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
+      let counted = Counter::new(encoding).count_repetitive(&text, &Cancel::new());
+      prop_assert_eq!(counted, Ok(oracle(encoding).encode_ordinary(&text).len()), "{:?} count of {:?}", encoding, text);
+    }
   }
 
   #[test]

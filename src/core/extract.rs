@@ -27,7 +27,7 @@ use crate::core::ownership::{claimed, owned, sibling_claims, Relative};
 use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
 use crate::core::relevance::{fold, phrase_bonuses, scores_with, sections, Index, Postings};
 use crate::core::sanitize::Sanitizer;
-use crate::core::segment::{segment, Granularity, Kind, Segment};
+use crate::core::segment::{repeats, segment, Granularity, Kind, Segment};
 use crate::core::terms::{is_identifier, normalize, words, Terms};
 use crate::core::tokens::{Counter, Encoding};
 
@@ -109,10 +109,12 @@ pub struct Extraction {
 }
 
 /// What selection works on: the text, its segments, and per segment whether it must
-/// never be kept and which segment must come with it.
+/// never be kept, which segment must come with it and which earlier one it repeats.
 struct Doc {
   text: String,
   segments: Vec<Segment>,
+  /// Per segment: the first segment with the same text (`segment::repeats`).
+  same: Vec<u32>,
   internal: Vec<bool>,
   /// A tool result's segments bring the line of the call that produced them.
   companion: Vec<Option<usize>>,
@@ -122,6 +124,7 @@ impl Doc {
   fn new(text: String, segments: Vec<Segment>) -> Self {
     let n = segments.len();
     Self {
+      same: repeats(&text, &segments),
       text,
       segments,
       internal: vec![false; n],
@@ -130,10 +133,18 @@ impl Doc {
   }
 
   fn of_text(text: &str, granularity: Granularity) -> Self {
-    let mut segments = Vec::new();
-    segment(text, 0, 0, granularity, &mut segments, 0);
-    let mut doc = Doc::new(text.to_owned(), segments);
-    mark_sanitized(&mut doc, 0..text.len(), &Sanitizer::default());
+    // Segmenting and finding what is marked internal read the text apart.
+    let sanitizer = Sanitizer::default();
+    let (mut doc, (removals, _)) = in_parallel(
+      text.len() >= PARALLEL_BYTES,
+      || {
+        let mut segments = Vec::new();
+        segment(text, 0, 0, granularity, &mut segments, 0);
+        Doc::new(text.to_owned(), segments)
+      },
+      || sanitizer.removals(text),
+    );
+    mark_removed(&mut doc, 0..text.len(), &removals);
     doc
   }
 }
@@ -144,7 +155,8 @@ struct Counted {
   whole: usize,
 }
 
-/// Counts every segment of `doc`, and the whole text unless its count is `whole`.
+/// Counts every segment of `doc` (each distinct text once), and the whole text unless
+/// its count is `whole`.
 fn count(doc: &Doc, whole: Option<usize>, encoding: Encoding, cancel: &Cancel) -> Result<Counted, Cancelled> {
   let mut counter = Counter::new(encoding);
   let mut segments = Vec::with_capacity(doc.segments.len());
@@ -152,11 +164,17 @@ fn count(doc: &Doc, whole: Option<usize>, encoding: Encoding, cancel: &Cancel) -
     if i % 4096 == 0 {
       cancel.check()?;
     }
-    segments.push(counter.count(&doc.text[seg.start..seg.end]));
+    let first = doc.same[i] as usize;
+    let n = if first < i {
+      segments[first]
+    } else {
+      counter.count(&doc.text[seg.start..seg.end])
+    };
+    segments.push(n);
   }
   let whole = match whole {
     Some(n) => n,
-    None => counter.count_cancellable(&doc.text, cancel)?,
+    None => counter.count_repetitive(&doc.text, cancel)?,
   };
   Ok(Counted { segments, whole })
 }
@@ -902,12 +920,16 @@ fn extract_doc(
   }
   // Agent threads repeat themselves (the same test output after every attempt): a
   // segment whose text is already kept adds nothing.
-  let mut seen: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
+  let mut seen = vec![false; segments.len()];
   let mut repeated = vec![false; segments.len()];
   for &i in &candidates {
-    if !forced[i] && !seen.insert(&text[segments[i].start..segments[i].end]) {
-      repeated[i] = true;
-      continue;
+    if !forced[i] {
+      let first = doc.same[i] as usize;
+      if seen[first] {
+        repeated[i] = true;
+        continue;
+      }
+      seen[first] = true;
     }
     // A tool result comes with its call line, or not at all.
     if let Some(call) = doc.companion[i] {
@@ -927,19 +949,16 @@ fn extract_doc(
 
   // Assemble and count exactly; if the joins cost more than estimated, drop the least
   // relevant piece until the result fits.
-  let mut result = assemble(text, segments, &kept, &options.elision);
-  let mut extracted_tokens = counter.count(&result);
-  while extracted_tokens > budget {
-    let Some(worst) = (0..segments.len())
-      .filter(|&i| kept[i])
-      .min_by(|&a, &b| own[a].total_cmp(&own[b]).then(b.cmp(&a)))
-    else {
-      break;
-    };
-    kept[worst] = false;
-    result = assemble(text, segments, &kept, &options.elision);
-    extracted_tokens = counter.count(&result);
-  }
+  let extracted_tokens = fit(
+    text,
+    segments,
+    &mut kept,
+    own,
+    budget,
+    &options.elision,
+    &mut counter,
+  );
+  let result = assemble(text, segments, &kept, &options.elision);
   for (i, r) in reports.iter_mut().enumerate() {
     if kept[i] {
       r.dropped = None;
@@ -1042,7 +1061,7 @@ fn score_tasks(
     let refs: Vec<&Terms> = queries.iter().collect();
     let index = match postings {
       Some(p) => p.index(&refs),
-      None => Index::build_folded(text, Arc::clone(&folded), segments, &refs),
+      None => Index::build_repeating(text, Arc::clone(&folded), segments, &doc.same, &refs),
     };
     cancel.check()?;
     let (scores, evidence): (Vec<Vec<f32>>, Vec<Vec<f32>>) = queries
@@ -1207,6 +1226,11 @@ fn reference(scores: &[f32], group: &[usize]) -> f32 {
 /// at all, so one that holds a marker goes whole (fail closed).
 fn mark_sanitized(doc: &mut Doc, region: Range<usize>, sanitizer: &Sanitizer) {
   let (removals, _) = sanitizer.removals(&doc.text[region.clone()]);
+  mark_removed(doc, region, &removals);
+}
+
+/// `mark_sanitized` with the removals (relative to `region`) already found.
+fn mark_removed(doc: &mut Doc, region: Range<usize>, removals: &[Range<usize>]) {
   if removals.is_empty() {
     return;
   }
@@ -1223,6 +1247,76 @@ fn mark_sanitized(doc: &mut Doc, region: Range<usize>, sanitizer: &Sanitizer) {
     }
     if removals.get(r).is_some_and(|x| x.start < b) {
       doc.internal[k] = true;
+    }
+  }
+}
+
+/// Drops kept segments, the least relevant first (of equals, the last), until what
+/// `assemble` makes of them fits `budget`, and returns its exact count.
+///
+/// Each round counts the result in parts, cut where its pieces split (a join that ends
+/// a line before the next segment: `Counter::separable`), and a part is counted only
+/// the first time it is met: a drop changes the one or two parts around it, and a long
+/// result may need dozens of drops. A part is known by its first and last segment, how
+/// many segments it holds and what follows the last; segments only go, so that names
+/// one text.
+fn fit(
+  text: &str,
+  segments: &[Segment],
+  kept: &mut [bool],
+  own: &[f32],
+  budget: usize,
+  elision: &str,
+  counter: &mut Counter,
+) -> usize {
+  let mut live: Vec<usize> = (0..segments.len()).filter(|&i| kept[i]).collect();
+  let mut order = live.clone();
+  order.sort_by(|&a, &b| own[a].total_cmp(&own[b]).then(b.cmp(&a)));
+  let mut parts: FxHashMap<(usize, usize, usize, u8), usize> = FxHashMap::default();
+  let mut part = String::new();
+  let seg = |i: usize| &text[segments[i].start..segments[i].end];
+  // What follows segment `i` when `next` is kept after it, and which kind of join it is.
+  let join = |i: usize, next: Option<&usize>| match next {
+    None => ("", 0u8),
+    Some(&k) if k == i + 1 => (&text[segments[i].end..segments[k].start], 1),
+    Some(_) => (elision, 2),
+  };
+  let mut dropped = order.iter();
+  loop {
+    let mut total = 0;
+    let mut first = 0;
+    for j in 0..live.len() {
+      let i = live[j];
+      let (after, kind) = join(i, live.get(j + 1));
+      let ends = live
+        .get(j + 1)
+        .is_none_or(|&k| counter.separable(if after.is_empty() { seg(i) } else { after }, seg(k)));
+      if !ends {
+        continue;
+      }
+      let key = (live[first], i, j + 1 - first, kind);
+      total += match parts.get(&key) {
+        Some(&n) => n,
+        None => {
+          part.clear();
+          for m in first..=j {
+            part.push_str(seg(live[m]));
+            part.push_str(join(live[m], live.get(m + 1)).0);
+          }
+          let n = counter.count(&part);
+          parts.insert(key, n);
+          n
+        }
+      };
+      first = j + 1;
+    }
+    debug_assert_eq!(total, counter.count(&assemble(text, segments, kept, elision)));
+    let Some(&worst) = dropped.next().filter(|_| total > budget) else {
+      return total;
+    };
+    kept[worst] = false;
+    if let Ok(k) = live.binary_search(&worst) {
+      live.remove(k);
     }
   }
 }

@@ -5,6 +5,8 @@
 //! A segment is a byte range of the source text, so whatever is kept is the source's
 //! own text, byte for byte.
 
+use rustc_hash::FxHashMap;
+
 use crate::core::sentences::for_each_sentence;
 
 /// The finest unit that may be cut out.
@@ -156,20 +158,28 @@ pub fn segment(
   next_block
 }
 
+/// For each segment, the first segment with the same text (itself when none comes
+/// before it). Agent threads repeat themselves (the same test output after every
+/// attempt, the same file read again): what is known of one copy holds for all.
+pub fn repeats(text: &str, segments: &[Segment]) -> Vec<u32> {
+  let mut first: FxHashMap<&str, u32> =
+    FxHashMap::with_capacity_and_hasher(segments.len(), Default::default());
+  segments
+    .iter()
+    .enumerate()
+    .map(|(i, s)| *first.entry(&text[s.start..s.end]).or_insert(i as u32))
+    .collect()
+}
+
 /// Byte spans of the lines of `text`, without their line breaks.
 fn line_spans(text: &str) -> Vec<(usize, usize)> {
-  let mut spans = Vec::new();
+  let b = text.as_bytes();
+  let mut spans = Vec::with_capacity(text.len() / 32);
   let mut start = 0;
-  for (i, b) in text.bytes().enumerate() {
-    if b == b'\n' {
-      let end = if i > start && text.as_bytes()[i - 1] == b'\r' {
-        i - 1
-      } else {
-        i
-      };
-      spans.push((start, end));
-      start = i + 1;
-    }
+  for i in memchr::memchr_iter(b'\n', b) {
+    let end = if i > start && b[i - 1] == b'\r' { i - 1 } else { i };
+    spans.push((start, end));
+    start = i + 1;
   }
   if start < text.len() {
     spans.push((start, text.len()));

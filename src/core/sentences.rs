@@ -1,12 +1,28 @@
 //! Sentence boundaries by the Unicode rules (UAX #29). ASCII text, by far the most
 //! common, takes a direct implementation of the rules (several times faster than the
-//! general table-driven one); anything else goes to `unicode-segmentation`. A
-//! property test checks that both agree on ASCII text.
+//! general table-driven one); anything else goes to `unicode-segmentation`, a line at
+//! a time. Property tests check that both agree with `unicode-segmentation` on whole
+//! texts.
 
 use unicode_segmentation::UnicodeSegmentation;
 
 /// Calls `f(start, end)` for each sentence of `text`, as UAX #29 bounds them.
 pub fn for_each_sentence(text: &str, mut f: impl FnMut(usize, usize)) {
+  // A line feed ends a sentence (SB4) and no rule looks past one, so each line is
+  // bounded on its own: the few non-ASCII characters of a transcript send only their
+  // own lines to the general implementation, not their whole paragraph.
+  let mut start = 0;
+  let ends = memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1);
+  for end in ends.chain(std::iter::once(text.len())) {
+    if end > start {
+      line_sentences(&text[start..end], |a, b| f(start + a, start + b));
+      start = end;
+    }
+  }
+}
+
+/// `for_each_sentence` within one line (its line feed, if any, last).
+fn line_sentences(text: &str, mut f: impl FnMut(usize, usize)) {
   if !text.is_ascii() {
     for (start, s) in text.split_sentence_bound_indices() {
       f(start, start + s.len());
@@ -16,7 +32,21 @@ pub fn for_each_sentence(text: &str, mut f: impl FnMut(usize, usize)) {
   let b = text.as_bytes();
   let mut start = 0;
   let mut i = 0;
+  // The next line break and the next terminator at or after `i`, found by vectorized search.
+  let find = |i: usize, found: Option<usize>| found.map_or(b.len(), |k| i + k);
+  let mut separator = find(0, memchr::memchr2(b'\r', b'\n', b));
+  let mut terminator = find(0, memchr::memchr3(b'.', b'!', b'?', b));
   while i < b.len() {
+    if separator < i {
+      separator = find(i, memchr::memchr2(b'\r', b'\n', &b[i..]));
+    }
+    if terminator < i {
+      terminator = find(i, memchr::memchr3(b'.', b'!', b'?', &b[i..]));
+    }
+    i = separator.min(terminator);
+    if i >= b.len() {
+      break;
+    }
     let c = b[i];
     if c == b'\r' || c == b'\n' {
       // SB3/SB4: a paragraph separator ends the sentence.
@@ -24,10 +54,6 @@ pub fn for_each_sentence(text: &str, mut f: impl FnMut(usize, usize)) {
       f(start, end);
       start = end;
       i = end;
-      continue;
-    }
-    if c != b'.' && c != b'!' && c != b'?' {
-      i += 1;
       continue;
     }
     let aterm = c == b'.';
@@ -145,6 +171,11 @@ mod tests {
 
   proptest! {
     #![proptest_config(ProptestConfig { cases: 10_000, ..ProptestConfig::default() })]
+    #[test]
+    fn lines_apart_agree_with_unicode_segmentation_on_the_whole(text in "[aZé .!?。\"')(,;\n\r\t\u{85}\u{2028}\u{301}\u{200B}\u{A0}1«»]{0,40}") {
+      prop_assert_eq!(ours(&text), reference(&text));
+    }
+
     #[test]
     fn ascii_agrees_with_unicode_segmentation(text in "[aZbB1 .!?\"')(\\[\\]{},;:\\-\n\r\t\u{b}\u{c}#]{0,40}") {
       prop_assert_eq!(ours(&text), reference(&text));

@@ -88,11 +88,14 @@ fn count_large(piece: &[u8], vocab: &Vocab, stop: &dyn Fn() -> bool) -> Option<u
   let mut alive = vec![true; n as usize];
   // The current rank of the pair starting at each part, to skip stale heap entries.
   let mut pair = vec![u32::MAX; n as usize];
+  // Entries are (rank, part) packed in one number, ordered as the pair would be: one
+  // comparison instead of two.
+  let entry = |rank: u32, i: u32| Reverse((rank as u64) << 32 | i as u64);
   let mut heap = BinaryHeap::with_capacity(piece.len());
   for i in 0..n - 1 {
     if let Some(rank) = vocab.rank(&piece[i as usize..i as usize + 2]) {
       pair[i as usize] = rank;
-      heap.push(Reverse((rank, i)));
+      heap.push(entry(rank, i));
     }
   }
   let mut parts = piece.len();
@@ -106,7 +109,8 @@ fn count_large(piece: &[u8], vocab: &Vocab, stop: &dyn Fn() -> bool) -> Option<u
       .unwrap_or(u32::MAX)
   };
   let mut until_check = STOP_CHECK;
-  while let Some(Reverse((rank, i))) = heap.pop() {
+  while let Some(Reverse(top)) = heap.pop() {
+    let (rank, i) = ((top >> 32) as u32, top as u32);
     until_check -= 1;
     if until_check == 0 {
       until_check = STOP_CHECK;
@@ -130,7 +134,7 @@ fn count_large(piece: &[u8], vocab: &Vocab, stop: &dyn Fn() -> bool) -> Option<u
       if k < n {
         pair[k as usize] = rank_at(&next, k);
         if pair[k as usize] != u32::MAX {
-          heap.push(Reverse((pair[k as usize], k)));
+          heap.push(entry(pair[k as usize], k));
         }
       }
     }

@@ -13,7 +13,7 @@ mod vocab;
 use rustc_hash::FxHashMap;
 
 use crate::core::cancel::{Cancel, Cancelled};
-use pretokenize::{pieces, Pattern};
+use pretokenize::{pieces, separable, Pattern};
 pub use vocab::Vocab;
 
 /// A tokenizer choice.
@@ -60,6 +60,9 @@ impl Encoding {
 
 /// How often (in bytes of input) a long count checks for cancellation.
 const CANCEL_CHECK_BYTES: usize = 1 << 20;
+
+/// Bound on the distinct parts whose counts `count_repetitive` keeps.
+const REPEATED_PARTS: usize = 1 << 18;
 
 /// Bound on the bytes of pieces whose merged counts are kept, so counting a huge
 /// text with few repeats keeps memory flat.
@@ -121,6 +124,57 @@ impl Counter {
       }
     }
     Ok(total)
+  }
+
+  /// Whether `left + right` counts as `left` and `right` apart (`pretokenize::separable`;
+  /// never for the estimate, which rounds).
+  pub fn separable(&self, left: &str, right: &str) -> bool {
+    self.bpe.is_some() && separable(left, right)
+  }
+
+  /// `count_cancellable` for text that repeats itself, as agent transcripts do (the same
+  /// test output after every attempt, the same file read again): the text is cut at the
+  /// line starts where its pieces split (`separable`), and each distinct part is counted
+  /// once.
+  pub fn count_repetitive(&mut self, text: &str, cancel: &Cancel) -> Result<usize, Cancelled> {
+    if self.bpe.is_none() {
+      return Ok(estimate(text));
+    }
+    let mut seen: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut total = 0;
+    let mut since_check = 0;
+    let mut start = 0;
+    for line_break in memchr::memchr_iter(b'\n', text.as_bytes()) {
+      let end = line_break + 1;
+      if end < text.len() && separable(&text[start..end], &text[end..]) {
+        total += self.count_part(&text[start..end], &mut seen, cancel)?;
+        since_check += end - start;
+        if since_check >= CANCEL_CHECK_BYTES {
+          since_check = 0;
+          cancel.check()?;
+        }
+        start = end;
+      }
+    }
+    Ok(total + self.count_part(&text[start..], &mut seen, cancel)?)
+  }
+
+  /// One part of `count_repetitive`, counted unless it was before.
+  fn count_part<'t>(
+    &mut self,
+    part: &'t str,
+    seen: &mut FxHashMap<&'t str, usize>,
+    cancel: &Cancel,
+  ) -> Result<usize, Cancelled> {
+    if let Some(&n) = seen.get(part) {
+      return Ok(n);
+    }
+    let n = self.count_cancellable(part, cancel)?;
+    if seen.len() >= REPEATED_PARTS {
+      seen.clear();
+    }
+    seen.insert(part, n);
+    Ok(n)
   }
 
   fn piece(&mut self, piece: &[u8], vocab: &Vocab) -> usize {

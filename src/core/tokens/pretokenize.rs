@@ -57,6 +57,22 @@ impl<'a> Iterator for Pieces<'a> {
   }
 }
 
+/// Whether `left + right` splits into the pieces of `left` followed by those of `right`
+/// (for both patterns), so that the two can be counted apart: true when `left` ends with
+/// a line break and `right` starts with a character that is neither white space nor `/`.
+///
+/// Only two kinds of piece run through a line break: a white-space run, which ends
+/// after its last line break when a non-space follows, and punctuation with its tail of
+/// line breaks (and, in o200k, `/`), which ends at the first character that is none of
+/// those. Every other piece stops at the line break, and no piece looks past the first
+/// character after it (`tests/tokens_exact.rs` checks this against the regexes).
+pub fn separable(left: &str, right: &str) -> bool {
+  left.as_bytes().last() == Some(&b'\n')
+    && !right.is_empty()
+    && right.as_bytes()[0] != b'/'
+    && !at(right.as_bytes(), 0).is(SPACE)
+}
+
 /// A decoded code point: its value, its class bits and its length in bytes.
 #[derive(Clone, Copy)]
 struct Ch {
@@ -90,7 +106,9 @@ fn is_newline(c: u32) -> bool {
 }
 
 /// Decodes the code point starting at `i` (`b` is valid UTF-8 and `i < b.len()`).
-#[inline]
+/// ASCII, most of any transcript, is a table lookup inlined into every scan; the rest
+/// is decoded out of line.
+#[inline(always)]
 fn at(b: &[u8], i: usize) -> Ch {
   let b0 = b[i];
   if b0 < 0x80 {
@@ -100,6 +118,12 @@ fn at(b: &[u8], i: usize) -> Ch {
       len: 1,
     };
   }
+  at_wide(b, i)
+}
+
+#[inline(never)]
+fn at_wide(b: &[u8], i: usize) -> Ch {
+  let b0 = b[i];
   let (c, len) = if b0 < 0xE0 {
     (((b0 as u32 & 0x1F) << 6) | (b[i + 1] as u32 & 0x3F), 2)
   } else if b0 < 0xF0 {
@@ -291,7 +315,82 @@ fn cased_word(b: &[u8], i: usize) -> Option<usize> {
   last_lower.map(|l| run(b, l, LOWER))
 }
 
+/// o200k pieces in ASCII text, the bulk of any transcript, matched byte by byte:
+/// words with their optional one-character prefix (` the`, `(self`, `\tWord`), digits,
+/// punctuation and white space. `None` wherever a non-ASCII character or an apostrophe
+/// could change the match: the general scan takes those. (ASCII upper and lower case
+/// letters are disjoint, so `[UPPER]*[LOWER]+` and `[UPPER]+[LOWER]*` need no
+/// backtracking here.)
+#[inline(always)]
+fn o200k_ascii(b: &[u8], i: usize) -> Option<usize> {
+  let c = b[i];
+  let next = b.get(i + 1).copied();
+  let mut j = i;
+  if c.is_ascii_digit() {
+    // \p{N}{1,3}
+    while j < b.len() && j - i < 3 && b[j].is_ascii_digit() {
+      j += 1;
+    }
+    return (j - i == 3 || j == b.len() || b[j] < 0x80).then_some(j);
+  }
+  if c >= 0x80 || next.is_some_and(|n| n >= 0x80) {
+    return None;
+  }
+  let is_space = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C);
+  let is_punct = |c: u8| c < 0x80 && !c.is_ascii_alphanumeric() && !is_space(c);
+  if c.is_ascii_alphabetic() || (c != b'\r' && c != b'\n' && next.is_some_and(|n| n.is_ascii_alphabetic())) {
+    // [^\r\n\p{L}\p{N}]?[UPPER]*[LOWER]+ or [^\r\n\p{L}\p{N}]?[UPPER]+[LOWER]*
+    if !c.is_ascii_alphabetic() {
+      j += 1;
+    }
+    while j < b.len() && b[j].is_ascii_uppercase() {
+      j += 1;
+    }
+    while j < b.len() && b[j].is_ascii_lowercase() {
+      j += 1;
+    }
+    return (j == b.len() || (b[j] < 0x80 && b[j] != b'\'')).then_some(j);
+  }
+  if is_punct(c) || (c == b' ' && next.is_some_and(is_punct)) {
+    // ' ?[^\s\p{L}\p{N}]+[\r\n/]*'
+    j = if c == b' ' { i + 1 } else { i };
+    while j < b.len() && is_punct(b[j]) {
+      j += 1;
+    }
+    if j < b.len() && b[j] >= 0x80 {
+      return None;
+    }
+    while j < b.len() && matches!(b[j], b'\r' | b'\n' | b'/') {
+      j += 1;
+    }
+    return Some(j);
+  }
+  // White space: \s*[\r\n]+, \s+(?!\S) or \s+.
+  let mut last_newline_end = None;
+  let mut last_start = i;
+  while j < b.len() && is_space(b[j]) {
+    last_start = j;
+    j += 1;
+    if matches!(b[j - 1], b'\r' | b'\n') {
+      last_newline_end = Some(j);
+    }
+  }
+  if j < b.len() && b[j] >= 0x80 {
+    return None;
+  }
+  Some(if let Some(e) = last_newline_end {
+    e
+  } else if j == b.len() || last_start == i {
+    j
+  } else {
+    last_start
+  })
+}
+
 fn o200k_piece(b: &[u8], i: usize) -> usize {
+  if let Some(e) = o200k_ascii(b, i) {
+    return e;
+  }
   let first = at(b, i);
   let next = i + first.len;
   let with_suffix = |e: usize| contraction(b, e).unwrap_or(e);
