@@ -166,7 +166,7 @@ describe('spawnParallel', () => {
     const batch = await spawnParallel(configs, { ...options, fullThreadContext: sample.messages })
     const prepared = prepareThread(sample.messages)
     for (const [i, config] of configs.entries()) {
-      const siblingTasks = configs.filter((_, j) => j !== i).map((c) => `${c.taskId} ${c.task}`)
+      const siblingTasks = configs.filter((_, j) => j !== i).map((c) => `${c.taskId}\n${c.task}`)
       const alone = await spawnSubagent({ ...config, siblingTasks }, { ...options, fullThreadContext: sample.messages })
       const fromPrepared = await spawnSubagent({ ...config, siblingTasks }, { ...options, fullThreadContext: prepared })
       expect(batch.outcomes[i]!.metrics.promptTokens).toBe(alone.metrics.promptTokens)

@@ -125,9 +125,13 @@ export function longThread(records, target) {
 async function overhead(say, records) {
   const { messages, tokens } = longThread(records, 100_000)
   const result = records[0].messages.slice(-8)
-  const siblings = records.slice(1, SUBAGENTS).map((r, i) => `T.${i + 2} ${r.task}`)
-  const plain = { taskId: 'T.1', task: records[0].task }
-  const withSiblings = { ...plain, siblingTasks: siblings }
+  // Every spawn its own task (the first records' tasks, in turn), and in the sibling rows
+  // the next nine tasks as its siblings: no two spawns ask for the same set of tasks, so
+  // none reuses the scores a prepared thread keeps of the sets it scored last.
+  const tasks = records.slice(0, 40).map((r, i) => ({ taskId: `T.${i + 1}`, task: r.task }))
+  const siblingsOf = (k) => tasks.slice(k + 1, k + 1 + (SUBAGENTS - 1)).map((t) => `${t.taskId}\n${t.task}`)
+  const plain = (k) => tasks[k]
+  const withSiblings = (k) => ({ ...tasks[k], siblingTasks: siblingsOf(k) })
   const prepareTimes = []
   let prepared
   for (let i = 0; i < 7; i++) {
@@ -136,41 +140,68 @@ async function overhead(say, records) {
     prepareTimes.push(performance.now() - started)
   }
   const cases = [
-    ['prepared thread (as `spawnParallel` gives each spawn), no sibling tasks', plain, prepared],
-    [`prepared thread, ${siblings.length} sibling tasks (as in a batch of ${SUBAGENTS})`, withSiblings, prepared],
+    ['prepared thread, no sibling tasks', plain, prepared],
+    [`prepared thread, ${SUBAGENTS - 1} sibling tasks, a set no spawn before asked for`, withSiblings, prepared],
     ['the thread as given (messages), no sibling tasks', plain, messages],
-    [`the thread as given, ${siblings.length} sibling tasks`, withSiblings, messages],
-    ['no thread (config and files only)', { ...plain, files: { 'README.md': records[0].task } }, undefined],
+    [`the thread as given, ${SUBAGENTS - 1} sibling tasks`, withSiblings, messages],
+    ['no thread (config and files only)', (k) => ({ ...plain(k), files: { 'README.md': records[k].task } }), undefined],
   ]
   const rows = []
   const medians = []
-  for (const [name, config, thread] of cases) {
+  for (const [name, configOf, thread] of cases) {
     const options = {
       fullThreadContext: thread,
       budget: { contextTokens: CONTEXT_TOKENS, resultTokens: RESULT_TOKENS },
       run: () => result,
     }
-    for (let i = 0; i < 2; i++) await spawnSubagent(config, options)
+    for (let k = 20; k < 22; k++) await spawnSubagent(configOf(k), options)
     globalThis.gc?.()
     const runs = []
-    for (let i = 0; i < 15; i++) runs.push((await spawnSubagent(config, options)).metrics)
+    for (let k = 0; k < 15; k++) runs.push((await spawnSubagent(configOf(k), options)).metrics)
     const m = (key) => median(runs.map((r) => r[key]))
     const rest = median(runs.map((r) => r.overheadMs - r.isolationMs - r.filterMs))
     medians.push(m('overheadMs'))
     rows.push([name, fmt(m('overheadMs'), 2), fmt(m('isolationMs'), 2), fmt(m('filterMs'), 2), fmt(rest, 2)])
   }
   const prepareMs = median(prepareTimes)
+
+  // Whole batches, as `spawnParallel` runs them: it prepares the thread, and gives each
+  // spawn the others' tasks as siblings; all ten ask for the same set, scored once.
+  const batchRows = []
+  const perSpawn = {}
+  for (const concurrency of [1, SUBAGENTS]) {
+    const times = []
+    for (let b = 0; b < 7; b++) {
+      const configs = tasks.slice(b * 3, b * 3 + SUBAGENTS).map((t) => ({ ...t }))
+      const { metrics } = await spawnParallel(configs, {
+        fullThreadContext: messages,
+        concurrency,
+        budget: { contextTokens: CONTEXT_TOKENS, resultTokens: RESULT_TOKENS },
+        run: () => result,
+      })
+      if (b > 0) times.push(metrics.durationMs) // the first batch warms up
+    }
+    perSpawn[concurrency] = median(times) / SUBAGENTS
+    batchRows.push([`${SUBAGENTS} subagents, concurrency ${concurrency}`, fmt(median(times), 1), fmt(perSpawn[concurrency], 2)])
+  }
+
   say('### The package’s own time per spawn')
   say()
   say(
-    `A parent thread of ${tokens.toLocaleString('en-US')} tokens (o200k_base, by \`countMessageTokens\`): whole transcript prefixes from the first records, ${messages.length} messages. \`spawnSubagent\` with a context budget of ${CONTEXT_TOKENS.toLocaleString('en-US')} and a result budget of ${RESULT_TOKENS.toLocaleString('en-US')} tokens; \`run\` answers at once with the last eight messages of a transcript, so everything measured is the package: isolating (async, on the libuv pool: extracting from the thread), rendering and counting the prompt, filtering the result, the event. Medians of 15 spawns after 2 warm-ups; \`overheadMs = durationMs - runMs\` from each outcome's metrics. \`spawnParallel\` prepares its thread once per batch (\`prepareThread\`: sanitizing, counting, segmenting and indexing the whole thread) and each spawn isolates from that; a spawn given the thread as it is does all of that itself.`,
+    `A parent thread of ${tokens.toLocaleString('en-US')} tokens (o200k_base, by \`countMessageTokens\`): whole transcript prefixes from the first records, ${messages.length} messages. \`spawnSubagent\` with a context budget of ${CONTEXT_TOKENS.toLocaleString('en-US')} and a result budget of ${RESULT_TOKENS.toLocaleString('en-US')} tokens; \`run\` answers at once with the last eight messages of a transcript, so everything measured is the package: isolating (async, on the libuv pool: extracting from the thread), rendering and counting the prompt, filtering the result, the event. Each spawn has a task of its own (the first records' tasks in turn); with siblings, the next ${SUBAGENTS - 1} tasks, so no spawn reuses scores kept from an earlier one. Medians of 15 spawns after 2 warm-ups; \`overheadMs = durationMs - runMs\` from each outcome's metrics. A prepared thread (\`prepareThread\`: sanitized, counted, segmented and indexed once) is what \`spawnParallel\` gives each spawn; a spawn given the thread as it is does all of that itself.`,
   )
   say()
   say(table(['case', 'overhead ms', 'of which isolation ms', 'filter ms', 'the rest: prompt, counting, event ms'], rows))
   say()
-  say(`Preparing the thread once (\`prepareThread\`, synchronous, median of 7): **${fmt(prepareMs, 2)} ms**. In a batch of ${SUBAGENTS} without sibling tasks, that is ${fmt(prepareMs / SUBAGENTS, 2)} ms a spawn on top of the prepared-thread figure: ${fmt(medians[0] + prepareMs / SUBAGENTS, 2)} ms a spawn, against ${fmt(medians[2], 2)} ms when each spawn reads the thread itself.`)
+  say(`Preparing the thread once (\`prepareThread\`, synchronous, median of 7): **${fmt(prepareMs, 2)} ms**.`)
   say()
-  say(`- ${bar(medians[0] <= 5, `the package's own overhead per spawn ≤ 5 ms median on a 100,000-token parent thread`)} (measured: ${fmt(medians[0], 2)} ms a spawn from the prepared thread, as in \`spawnParallel\`)`)
+  say(
+    `Whole batches: \`spawnParallel\` over ${SUBAGENTS} tasks with the thread as given (it prepares the thread once, and gives each spawn the other ${SUBAGENTS - 1} tasks as siblings; the ten spawns ask for one set of tasks, scored once), medians of 6 batches of different tasks after one warm-up. Per spawn is the batch's time over ${SUBAGENTS}: preparing, scoring, isolating, prompts, filters and events all included; \`run\` takes no time.`,
+  )
+  say()
+  say(table(['batch', 'batch ms', 'per spawn ms'], batchRows))
+  say()
+  say(`- ${bar(medians[0] <= 5, `the package's own overhead per spawn ≤ 5 ms median on a 100,000-token parent thread`)} (measured: ${fmt(medians[0], 2)} ms a spawn from the prepared thread, without siblings; in a whole batch of ${SUBAGENTS}, preparing included: ${fmt(perSpawn[1], 2)} ms a spawn one at a time, ${fmt(perSpawn[SUBAGENTS], 2)} ms at concurrency ${SUBAGENTS})`)
   say()
 }
 

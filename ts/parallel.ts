@@ -214,9 +214,14 @@ async function prepared(checked: CheckedSpawnOptions, signal: AbortSignal): Prom
   }
 }
 
-/** `config` with the other configs' tasks added to its `siblingTasks` (a plain copy; the caller's object is untouched). */
+/**
+ * `config` with the other configs' tasks added to its `siblingTasks` (a plain copy; the
+ * caller's object is untouched). Each is written as isolation writes a config's own task
+ * (its id, a line break, its task), so that every spawn of the batch asks for the same set
+ * of tasks and a prepared thread scores that set once.
+ */
 function withSiblings(config: SubagentConfig, heads: { task: string; taskId: string }[], self: number): SubagentConfig {
-  const others = heads.filter((_, j) => j !== self).map((h) => `${h.taskId} ${h.task}`)
+  const others = heads.filter((_, j) => j !== self).map((h) => `${h.taskId}\n${h.task}`)
   let copy: Record<string, unknown>
   try {
     copy = { ...config }

@@ -762,19 +762,39 @@ impl CallOwnership {
 /// any depth), each as its last two components, so that `/repo/src/api/users.ts` in one
 /// call and `src/api/users.ts` in another name the same file.
 fn named_files(text: &str) -> impl Iterator<Item = &str> {
-  let path_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/');
-  text.split(move |c: char| !path_char(c)).filter_map(|word| {
-    let word = word.trim_matches(|c| matches!(c, '.' | '/' | '-'));
-    let (dir, name) = word.rsplit_once('/')?;
-    let (stem, ext) = name.rsplit_once('.')?;
-    if stem.is_empty() || ext.is_empty() || !ext.bytes().all(|b| b.is_ascii_alphanumeric()) {
-      return None;
-    }
-    let parent = dir.rsplit('/').next().filter(|p| !p.is_empty())?;
-    // `parent/name`, a slice of the word.
-    let start = word.len() - name.len() - 1 - parent.len();
-    Some(&word[start..])
-  })
+  // The words are the runs of path characters; only a run with a `/` can name a file,
+  // so the runs are found from the slashes.
+  let bytes = text.as_bytes();
+  let path_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/');
+  let mut end = 0;
+  memchr::memchr_iter(b'/', bytes)
+    .filter_map(move |slash| {
+      if slash < end {
+        return None; // in the run already read
+      }
+      let start = bytes[..slash]
+        .iter()
+        .rposition(|&b| !path_byte(b))
+        .map_or(0, |i| i + 1);
+      end = bytes[slash..]
+        .iter()
+        .position(|&b| !path_byte(b))
+        .map_or(bytes.len(), |i| slash + i);
+      // Path bytes are ASCII: both ends are character boundaries.
+      Some(&text[start..end])
+    })
+    .filter_map(|word| {
+      let word = word.trim_matches(|c| matches!(c, '.' | '/' | '-'));
+      let (dir, name) = word.rsplit_once('/')?;
+      let (stem, ext) = name.rsplit_once('.')?;
+      if stem.is_empty() || ext.is_empty() || !ext.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return None;
+      }
+      let parent = dir.rsplit('/').next().filter(|p| !p.is_empty())?;
+      // `parent/name`, a slice of the word.
+      let start = word.len() - name.len() - 1 - parent.len();
+      Some(&word[start..])
+    })
 }
 
 /// The counts extraction needs: known (a prepared thread), or to be counted, with the
@@ -1902,6 +1922,29 @@ src/sql/compiler.py raises ORDER BY not allowed in subqueries of compound statem
     let kept = e.messages.unwrap();
     assert!(kept.contains(&7) && !kept.contains(&0), "{kept:?}");
     assert!(e.text.contains("Thanks."));
+  }
+
+  proptest::proptest! {
+    /// `named_files` reads the same words as splitting the text at every character that
+    /// cannot be in a path.
+    #[test]
+    fn named_files_reads_every_path_word(text in "([a-z_./ -]|\\PC){0,60}") {
+      let path_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/');
+      let plain: Vec<&str> = text
+        .split(|c: char| !path_char(c))
+        .filter_map(|word| {
+          let word = word.trim_matches(|c| matches!(c, '.' | '/' | '-'));
+          let (dir, name) = word.rsplit_once('/')?;
+          let (stem, ext) = name.rsplit_once('.')?;
+          if stem.is_empty() || ext.is_empty() || !ext.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return None;
+          }
+          let parent = dir.rsplit('/').next().filter(|p| !p.is_empty())?;
+          Some(&word[word.len() - name.len() - 1 - parent.len()..])
+        })
+        .collect();
+      proptest::prop_assert_eq!(named_files(&text).collect::<Vec<_>>(), plain);
+    }
   }
 
   mod prepared {
