@@ -691,17 +691,21 @@ fn select_messages(
 
 /// Whose each tool call is, judged on more than its line (see `ownership`): on its
 /// unit, the line with its result, and on its files, every unit whose call names one.
-struct CallOwnership {
+struct CallOwnership<'a> {
   /// The call line of every call that has a result, in order.
   lines: Vec<usize>,
+  /// Per call line: its unit (an index into `lines` and `files`).
+  unit_of: FxHashMap<usize, usize>,
+  /// Per unit: the files its call names, each once.
+  files: Vec<Vec<&'a str>>,
   /// Per segment (meaningful on call lines): a sibling claims the unit.
   unit_claimed: Vec<bool>,
   /// Per segment: this task owns the unit and a file the call names.
   lifted: Vec<bool>,
 }
 
-impl CallOwnership {
-  fn of(doc: &Doc, text: &str, evidence: &[Vec<f32>]) -> Self {
+impl<'a> CallOwnership<'a> {
+  fn of(doc: &Doc, text: &'a str, evidence: &[Vec<f32>]) -> Self {
     let n = doc.segments.len();
     let relative = Relative::new(evidence);
     let tasks = relative.tasks();
@@ -744,9 +748,16 @@ impl CallOwnership {
     }
     Self {
       lines,
+      unit_of,
+      files,
       unit_claimed,
       lifted,
     }
+  }
+
+  /// The files the call on `line` names.
+  fn files(&self, line: usize) -> &[&'a str] {
+    self.unit_of.get(&line).map_or(&[], |&u| &self.files[u])
   }
 
   fn claimed(&self, line: usize) -> bool {
@@ -783,18 +794,21 @@ fn named_files(text: &str) -> impl Iterator<Item = &str> {
       // Path bytes are ASCII: both ends are character boundaries.
       Some(&text[start..end])
     })
-    .filter_map(|word| {
-      let word = word.trim_matches(|c| matches!(c, '.' | '/' | '-'));
-      let (dir, name) = word.rsplit_once('/')?;
-      let (stem, ext) = name.rsplit_once('.')?;
-      if stem.is_empty() || ext.is_empty() || !ext.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        return None;
-      }
-      let parent = dir.rsplit('/').next().filter(|p| !p.is_empty())?;
-      // `parent/name`, a slice of the word.
-      let start = word.len() - name.len() - 1 - parent.len();
-      Some(&word[start..])
-    })
+    .filter_map(file_of)
+}
+
+/// The file a path-like word names (`dir/name.ext`), as its last two components.
+fn file_of(word: &str) -> Option<&str> {
+  let word = word.trim_matches(|c| matches!(c, '.' | '/' | '-'));
+  let (dir, name) = word.rsplit_once('/')?;
+  let (stem, ext) = name.rsplit_once('.')?;
+  if stem.is_empty() || ext.is_empty() || !ext.bytes().all(|b| b.is_ascii_alphanumeric()) {
+    return None;
+  }
+  let parent = dir.rsplit('/').next().filter(|p| !p.is_empty())?;
+  // `parent/name`, a slice of the word.
+  let start = word.len() - name.len() - 1 - parent.len();
+  Some(&word[start..])
 }
 
 /// The counts extraction needs: known (a prepared thread), or to be counted, with the
@@ -869,12 +883,15 @@ fn extract_doc(
     });
   }
   cancel.check()?;
-  let calls = CallOwnership::of(doc, text, evidence);
+  // Read only when needed: with siblings, or when the budget is tight.
+  let calls = std::cell::OnceCell::new();
+  let calls = || calls.get_or_init(|| CallOwnership::of(doc, text, evidence));
   // A tool call on a file this task owns is a candidate too, as a section whose title
   // relevant text names is: the agent's own action on its own file, though its line
   // shares few words with the task statement (`cd`, a path, a diff). Only with siblings:
   // without them, there is no one else the file could be.
   if evidence.len() > 1 {
+    let calls = calls();
     for &c in &calls.lines {
       if calls.lifted(c) && reports[c].dropped == Some(Reason::Irrelevant) && !forced[c] {
         reports[c].dropped = Some(Reason::Budget);
@@ -923,6 +940,7 @@ fn extract_doc(
       .sum();
     // A call whose unit (the line with its result) a sibling claims is not this task's
     // to name.
+    let calls = calls();
     let mut call = vec![false; segments.len()];
     for &c in &calls.lines {
       call[c] = !calls.claimed(c);
@@ -930,7 +948,7 @@ fn extract_doc(
     let mut named: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
     for &i in &candidates {
       if call[i] && !forced[i] {
-        let files: Vec<&str> = named_files(&text[segments[i].start..segments[i].end]).collect();
+        let files = calls.files(i);
         let room = used + reports[i].tokens + elision_cost + reserve <= budget;
         if room && files.iter().any(|f| !named.contains(f)) && take(i, &mut kept, &mut used) {
           named.extend(files);
@@ -1930,19 +1948,7 @@ src/sql/compiler.py raises ORDER BY not allowed in subqueries of compound statem
     #[test]
     fn named_files_reads_every_path_word(text in "([a-z_./ -]|\\PC){0,60}") {
       let path_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/');
-      let plain: Vec<&str> = text
-        .split(|c: char| !path_char(c))
-        .filter_map(|word| {
-          let word = word.trim_matches(|c| matches!(c, '.' | '/' | '-'));
-          let (dir, name) = word.rsplit_once('/')?;
-          let (stem, ext) = name.rsplit_once('.')?;
-          if stem.is_empty() || ext.is_empty() || !ext.bytes().all(|b| b.is_ascii_alphanumeric()) {
-            return None;
-          }
-          let parent = dir.rsplit('/').next().filter(|p| !p.is_empty())?;
-          Some(&word[word.len() - name.len() - 1 - parent.len()..])
-        })
-        .collect();
+      let plain: Vec<&str> = text.split(|c: char| !path_char(c)).filter_map(file_of).collect();
       proptest::prop_assert_eq!(named_files(&text).collect::<Vec<_>>(), plain);
     }
   }

@@ -191,11 +191,6 @@ impl Index {
 }
 
 impl Index {
-  /// The text, case-folded as `fold` does.
-  pub fn folded(&self) -> &str {
-    &self.folded
-  }
-
   /// The (term, frequency) pairs of segment `i`.
   fn terms(&self, i: usize) -> &[(usize, u32)] {
     &self.tf[self.tf_start[i]..self.tf_start[i + 1]]
