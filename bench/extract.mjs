@@ -234,15 +234,19 @@ function threads(say, records) {
   say(
     '- **sibling share**: o200k tokens (`countMessageTokens([m])` per kept message) of kept messages that came from a sibling task, over all kept tokens; pooled over tasks, then the mean and the worst single task.',
   )
+  say(
+    "- **sibling share of the text**: the same for `relevantContext`, the text a subagent's prompt carries, pooled: each of its lines (or, where a segment was cut, the piece of a line) is a sibling's when only siblings' messages hold it, counted in o200k tokens; role headers and elision markers are left out.",
+  )
   say('- **own files**: of the files a task edited itself (`str_replace_editor` with `str_replace`, `create` or `insert`), the share whose path appears verbatim in what the subagent receives (the extracted text and the kept messages, tool-call arguments included).')
   say('- **tool-pair violations**: a kept tool call without its kept result, or a kept result without its call. Every transcript ends with a call that has no result in the data (the agent\'s final action), so "dangling in input" counts the violations of that kind.')
   say()
-  const header = ['method', 'sibling share (pooled)', 'mean per task', 'worst task', 'own files', 'tool-pair violations (dangling in input)', 'over budget', 'median ms / task']
+  const header = ['method', 'sibling share (pooled)', 'mean per task', 'worst task', 'sibling share of the text', 'own files', 'tool-pair violations (dangling in input)', 'over budget', 'median ms / task']
   const row = (name, s) => [
     name,
     pct(s.siblingTokens / s.keptTokens),
     pct(s.siblingShares.reduce((x, y) => x + y, 0) / s.siblingShares.length),
     pct(Math.max(...s.siblingShares)),
+    pct(s.text.sibling / s.text.total),
     fmt(s.ownFiles.reduce((x, y) => x + y, 0) / s.ownFiles.length, 3),
     s.violations === null ? 'n/a (no `relevantMessages`)' : `${s.violations} (${s.danglingInInput})`,
     s.overBudget,
@@ -257,11 +261,13 @@ function threads(say, records) {
     const share = s.siblingTokens / s.keptTokens
     const ownFiles = s.ownFiles.reduce((x, y) => x + y, 0) / s.ownFiles.length
     say(`- ${bar(built.length >= 50, `≥ 50 threads (${built.length})`)}`)
-    say(`- ${bar(share <= 0.02, 'sibling share ≤ 2 %')}`)
+    say(`- ${bar(share <= 0.02, 'sibling share of the kept messages ≤ 2 %')}`)
+    say(`- ${bar(s.text.sibling / s.text.total <= 0.02, 'sibling share of the text ≤ 2 %')}`)
     say(`- ${bar(ownFiles >= 0.9, 'own files ≥ 0.9')}`)
     say(`- ${bar(s.violations === 0, 'no tool-pair violations')}`)
     say(`- ${bar(s.overBudget === 0, `no extraction over ${THREAD_BUDGET.toLocaleString('en-US')} tokens`)}`)
     if (s.fallbacks) say(`- ${s.fallbacks} results had no \`relevantMessages\`: their sibling share was attributed by finding whole message texts in \`relevantContext\`.`)
+    if (s.text.unattributed) say(`- ${pct(s.text.unattributed / s.text.total)} of the text's tokens are in lines no message holds (cut or sanitized pieces): counted as neither own nor sibling.`)
     if (s.unattributed) say(`- ${s.unattributed} kept messages could not be traced to a task (counted as neither own nor sibling).`)
   } else {
     say(NOT_BUILT)
@@ -353,7 +359,7 @@ function messageText(m) {
   return [content, ...(m.tool_calls ?? []).map((c) => c.function?.arguments ?? '')].join('\n')
 }
 
-const newThreadStats = () => ({ siblingTokens: 0, keptTokens: 0, siblingShares: [], ownFiles: [], violations: 0, danglingInInput: 0, overBudget: 0, times: [], fallbacks: 0, unattributed: 0 })
+const newThreadStats = () => ({ siblingTokens: 0, keptTokens: 0, siblingShares: [], ownFiles: [], violations: 0, danglingInInput: 0, overBudget: 0, times: [], fallbacks: 0, unattributed: 0, text: { sibling: 0, total: 0, unattributed: 0 } })
 
 /** Adds one task's extraction to `stats`. `kept` is the kept message list, or null when the result
  *  has none (then whole message texts are looked up in `text`). */
@@ -391,6 +397,10 @@ function record(stats, thread, k, kept, text, ms) {
   stats.siblingTokens += sibling
   stats.keptTokens += total
   stats.siblingShares.push(total ? sibling / total : 0)
+  const lines = textOwners(thread, k, text)
+  stats.text.sibling += lines.sibling
+  stats.text.total += lines.total
+  stats.text.unattributed += lines.unattributed
 
   const own = thread.editedPaths[k]
   if (own.size) {
@@ -399,6 +409,50 @@ function record(stats, thread, k, kept, text, ms) {
     for (const p of own) if (seen.includes(p)) hits++
     stats.ownFiles.push(hits / own.size)
   }
+}
+
+/** Attributes the extracted text line by line: a line (or, at a cut, a piece of one) is this
+ *  task's when a message of its own or the shared system message holds it, a sibling's when only
+ *  siblings' messages do. Role headers and elision markers are the extractor's, not the thread's. */
+function textOwners(thread, k, text) {
+  const index = lineIndex(thread)
+  const counts = { sibling: 0, total: 0, unattributed: 0 }
+  for (const raw of text.split('\n')) {
+    const line = raw.trim()
+    if (!line || line === '[…]' || /^### \S+( \(.*\))?$/.test(line)) continue
+    let owners = index.lines.get(line)
+    if (!owners) {
+      owners = new Set()
+      for (const [owner, all] of index.texts) if (all.includes(line)) owners.add(owner)
+    }
+    const tokens = countTokens(line)
+    counts.total += tokens
+    if (!owners.size) counts.unattributed += tokens
+    else if (!owners.has(k) && !owners.has(SHARED)) counts.sibling += tokens
+  }
+  return counts
+}
+
+/** Per thread, once: every line of every message (as rendered: a tool call as `→ name arguments`)
+ *  with the tasks whose messages hold it, and each task's messages as one text. */
+function lineIndex(thread) {
+  if (thread.lineIndex) return thread.lineIndex
+  const lines = new Map()
+  const texts = new Map()
+  for (const m of thread.messages) {
+    const owner = thread.owner.get(m)
+    const content = typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p) => p.text ?? p.content ?? '').join('\n') : ''
+    const rendered = [content, ...(m.tool_calls ?? []).map((c) => `→ ${c.function?.name} ${c.function?.arguments ?? ''}`)].join('\n')
+    texts.set(owner, `${texts.get(owner) ?? ''}\n${rendered}`)
+    for (const raw of rendered.split('\n')) {
+      const line = raw.trim()
+      if (!line) continue
+      if (!lines.has(line)) lines.set(line, new Set())
+      lines.get(line).add(owner)
+    }
+  }
+  thread.lineIndex = { lines, texts }
+  return thread.lineIndex
 }
 
 /** Which task a kept message came from: the same object, else its tool-call ids, else its text. */
