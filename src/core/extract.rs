@@ -1092,7 +1092,7 @@ fn score_tasks(
   // Phrases stay as they are through the feedback round: they are found once.
   let bonuses = {
     let refs: Vec<&Terms> = queries.iter().collect();
-    phrase_bonuses(&folded, segments, &refs)
+    phrase_bonuses(&folded, segments, postings.map(Postings::trigrams), &refs)
   };
   let mut round = 0;
   loop {

@@ -250,6 +250,98 @@ pub struct Postings {
   /// Per segment: number of words.
   len: Vec<u32>,
   folded: Arc<str>,
+  trigrams: Trigrams,
+}
+
+/// The segments that hold each three-byte sequence of the (case-folded) text. A phrase
+/// lies in a segment only if every three bytes of it do, so a prepared thread seeks a
+/// phrase only in the segments that hold its rarest ones, not through the whole text.
+pub struct Trigrams {
+  /// Per trigram (its bytes, big-endian): its number.
+  ids: FxHashMap<u32, u32>,
+  /// Per trigram number, `segments[start[id]..start[id + 1]]` hold it, ascending.
+  start: Vec<u32>,
+  segments: Vec<u32>,
+}
+
+/// Trigrams a phrase must share with a segment before the segment is searched: the
+/// rarest few narrow the candidates about as well as all of them.
+const TRIGRAMS_CHECKED: usize = 4;
+
+impl Trigrams {
+  fn build(folded: &[u8], segments: &[Segment]) -> Self {
+    let mut ids: FxHashMap<u32, u32> = FxHashMap::default();
+    // Per trigram: the last segment it was met in (+1), and how many hold it.
+    let mut last: Vec<u32> = Vec::new();
+    let mut count: Vec<u32> = Vec::new();
+    // Each segment's distinct trigrams, segment after segment.
+    let mut met: Vec<u32> = Vec::new();
+    let mut met_start: Vec<u32> = Vec::with_capacity(segments.len() + 1);
+    for (i, s) in segments.iter().enumerate() {
+      met_start.push(met.len() as u32);
+      for w in folded[s.start..s.end].windows(3) {
+        let next = ids.len() as u32;
+        let id = *ids.entry(trigram(w)).or_insert_with(|| {
+          last.push(0);
+          count.push(0);
+          next
+        }) as usize;
+        if last[id] != i as u32 + 1 {
+          last[id] = i as u32 + 1;
+          count[id] += 1;
+          met.push(id as u32);
+        }
+      }
+    }
+    met_start.push(met.len() as u32);
+    // A counting sort of (trigram, segment) by trigram; segments stay ascending.
+    let mut start = Vec::with_capacity(count.len() + 1);
+    let mut total = 0u32;
+    for &c in &count {
+      start.push(total);
+      total += c;
+    }
+    start.push(total);
+    let mut next = start.clone();
+    let mut by_trigram = vec![0u32; met.len()];
+    for i in 0..segments.len() {
+      for &id in &met[met_start[i] as usize..met_start[i + 1] as usize] {
+        by_trigram[next[id as usize] as usize] = i as u32;
+        next[id as usize] += 1;
+      }
+    }
+    Self {
+      ids,
+      start,
+      segments: by_trigram,
+    }
+  }
+
+  /// The segments of `segments` that hold `phrase` (at least three bytes long), ascending.
+  fn holders(&self, folded: &[u8], segments: &[Segment], phrase: &[u8]) -> Vec<u32> {
+    let mut lists: Vec<&[u32]> = Vec::new();
+    for w in phrase.windows(3) {
+      match self.ids.get(&trigram(w)) {
+        Some(&id) => lists.push(&self.segments[self.start[id as usize] as usize..self.start[id as usize + 1] as usize]),
+        None => return Vec::new(),
+      }
+    }
+    lists.sort_unstable_by_key(|l| l.len());
+    let finder = memchr::memmem::Finder::new(phrase);
+    lists[0]
+      .iter()
+      .copied()
+      .filter(|k| lists[1..].iter().take(TRIGRAMS_CHECKED - 1).all(|l| l.binary_search(k).is_ok()))
+      .filter(|&k| {
+        let s = &segments[k as usize];
+        finder.find(&folded[s.start..s.end]).is_some()
+      })
+      .collect()
+  }
+}
+
+fn trigram(w: &[u8]) -> u32 {
+  u32::from_be_bytes([0, w[0], w[1], w[2]])
 }
 
 impl Postings {
@@ -291,17 +383,23 @@ impl Postings {
       }
       len.push(n);
     }
+    let folded: Arc<str> = fold(text).into();
     Ok(Self {
       vocabulary,
       lists,
       len,
-      folded: fold(text).into(),
+      trigrams: Trigrams::build(folded.as_bytes(), segments),
+      folded,
     })
   }
 
   /// The text, case-folded as `fold` does.
   pub fn folded(&self) -> &Arc<str> {
     &self.folded
+  }
+
+  pub fn trigrams(&self) -> &Trigrams {
+    &self.trigrams
   }
 
   /// The index `Index::build` would make of the text for `queries`, from the postings
@@ -369,7 +467,7 @@ impl Postings {
 /// short compare fairly). Unlike the scores, which are relative to the best in the
 /// text, evidence can be compared between tasks to tell whose a segment is.
 pub fn scores(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> (Vec<f32>, Vec<f32>) {
-  let bonus = phrase_bonuses(&index.folded, segments, &[query]).remove(0);
+  let bonus = phrase_bonuses(&index.folded, segments, None, &[query]).remove(0);
   scores_with(text, segments, index, query, &bonus)
 }
 
@@ -680,7 +778,12 @@ const ONE_BY_ONE: usize = 12;
 /// a rare term matched once, times its weight. The phrases of all queries are sought in
 /// one pass over the whole (case-folded) text, and each find is given to the segment it
 /// lies in.
-pub fn phrase_bonuses(folded: &str, segments: &[Segment], queries: &[&Terms]) -> Vec<Vec<f32>> {
+pub fn phrase_bonuses(
+  folded: &str,
+  segments: &[Segment],
+  trigrams: Option<&Trigrams>,
+  queries: &[&Terms],
+) -> Vec<Vec<f32>> {
   let mut patterns: Vec<&str> = Vec::new();
   let mut pattern_of: FxHashMap<&str, usize> = FxHashMap::default();
   for q in queries {
@@ -702,7 +805,17 @@ pub fn phrase_bonuses(folded: &str, segments: &[Segment], queries: &[&Terms]) ->
       }
     })
     .collect();
-  let searched: Vec<&str> = patterns.iter().copied().filter(|p| !p.is_empty()).collect();
+  let mut searched: Vec<&str> = patterns.iter().copied().filter(|p| !p.is_empty()).collect();
+  // With the trigrams of a prepared thread, a phrase is sought only where it can be.
+  if let Some(trigrams) = trigrams {
+    searched.retain(|p| {
+      if p.len() < 3 {
+        return true;
+      }
+      holders[pattern_of[p]] = trigrams.holders(folded.as_bytes(), segments, p.as_bytes());
+      false
+    });
+  }
   let mut record = |pattern: usize, start: usize, end: usize| {
     let k = segments.partition_point(|s| s.start <= start);
     if k > 0 && end <= segments[k - 1].end {
@@ -995,23 +1108,32 @@ mod tests {
         prop_assert_eq!(postings.index(&refs), Index::build(&text, &segments, &refs));
       }
 
-      /// A phrase's bonus goes to exactly the segments whose text holds it.
+      /// A phrase's bonus goes to exactly the segments whose text holds it, whether the
+      /// phrases are sought through the text (one by one or in one pass) or through the
+      /// trigrams of a prepared thread.
       #[test]
-      fn phrases_count_in_the_segments_that_hold_them(text in text(), phrases in proptest::collection::vec((0usize..WORDS.len(), 0usize..WORDS.len()), 0..2 * ONE_BY_ONE)) {
+      fn phrases_count_in_the_segments_that_hold_them(text in text(), phrases in proptest::collection::vec((0usize..WORDS.len(), 0usize..WORDS.len(), 1usize..12), 0..2 * ONE_BY_ONE)) {
         let mut segments = Vec::new();
         crate::core::segment::segment(&text, 0, 0, crate::core::segment::Granularity::Sentence, &mut segments, 0);
         let folded = fold(&text);
         let phrases: Vec<(String, f32)> = phrases
           .iter()
           .enumerate()
-          .map(|(k, &(a, b))| (fold(&format!("{} {}", WORDS[a], WORDS[b])), 1.0 + k as f32))
+          .map(|(k, &(a, b, cut))| {
+            // Whole words, and pieces (shorter than three bytes, or across a word's end).
+            let phrase = format!("{} {}", WORDS[a], WORDS[b]);
+            let phrase = if k % 2 == 0 { phrase } else { phrase.chars().skip(1).take(cut).collect() };
+            (fold(&phrase), 1.0 + k as f32)
+          })
           .collect();
         let naive: Vec<f32> = segments
           .iter()
           .map(|s| phrases.iter().filter(|(p, _)| folded[s.start..s.end].contains(p.as_str())).map(|(_, w)| w * 2.0).sum())
           .collect();
         let terms = Terms { phrases, ..Terms::of_task("") };
-        prop_assert_eq!(phrase_bonuses(&folded, &segments, &[&terms]).remove(0), naive);
+        prop_assert_eq!(phrase_bonuses(&folded, &segments, None, &[&terms]).remove(0), naive.clone());
+        let trigrams = Trigrams::build(folded.as_bytes(), &segments);
+        prop_assert_eq!(phrase_bonuses(&folded, &segments, Some(&trigrams), &[&terms]).remove(0), naive);
       }
     }
   }
