@@ -9,7 +9,8 @@
 //!    (the call with its result) and file this task owns is a candidate too, however
 //!    few words its line shares with the task (`CallOwnership`).
 //! 3. The rest is taken best first while the budget allows, with the heading of each
-//!    kept section; the result is assembled in the original order, with the elision
+//!    kept section (a code block that alone exceeds the budget is cut to its most
+//!    relevant lines that the room left holds: `cut`); the result is assembled in the original order, with the elision
 //!    marker between pieces that were not adjacent, and counted exactly: if the join
 //!    made it larger than the budget, the least relevant pieces go until it fits.
 //! 4. For message input, whole messages are chosen the same way, tool-call units kept
@@ -22,6 +23,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rustc_hash::FxHashMap;
 
 use crate::core::cancel::{Cancel, Cancelled};
+use crate::core::cut::best_lines;
 use crate::core::message::{Message, Part, REPLY_PRIMER};
 use crate::core::ownership::{claimed, owned, sibling_claims, Relative};
 use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
@@ -960,6 +962,7 @@ fn extract_doc(
   // segment whose text is already kept adds nothing.
   let mut seen = vec![false; segments.len()];
   let mut repeated = vec![false; segments.len()];
+  let mut cut: Option<(usize, Range<usize>)> = None;
   for &i in &candidates {
     if !forced[i] {
       let first = doc.same[i] as usize;
@@ -975,7 +978,23 @@ fn extract_doc(
         continue;
       }
     }
-    if take(i, &mut kept, &mut used) {
+    // A code block that alone exceeds the budget is cut to its most relevant lines
+    // that the room left holds (one block an extraction).
+    let taken = take(i, &mut kept, &mut used)
+      || (cut.is_none() && segments[i].kind == Kind::Code && reports[i].tokens > budget && {
+        let room = budget.saturating_sub(used + 2 * elision_cost);
+        let block = segments[i].start..segments[i].end;
+        match best_lines(text, block, scores.terms(), room, &mut counter) {
+          Some((lines, tokens)) => {
+            cut = Some((i, lines));
+            kept[i] = true;
+            used += tokens + 2 * elision_cost;
+            true
+          }
+          None => false,
+        }
+      });
+    if taken {
       // The heading of a kept section comes along when it fits: it says where the text is from.
       if let Some(h) = segments[i].heading {
         if reports[h].dropped != Some(Reason::Sibling) && !doc.internal[h] {
@@ -987,16 +1006,9 @@ fn extract_doc(
 
   // Assemble and count exactly; if the joins cost more than estimated, drop the least
   // relevant piece until the result fits.
-  let extracted_tokens = fit(
-    text,
-    segments,
-    &mut kept,
-    own,
-    budget,
-    &options.elision,
-    &mut counter,
-  );
-  let result = assemble(text, segments, &kept, &options.elision);
+  let pieces = Pieces { text, segments, cut };
+  let extracted_tokens = fit(&pieces, &mut kept, own, budget, &options.elision, &mut counter);
+  let result = assemble(&pieces, &kept, &options.elision);
   for (i, r) in reports.iter_mut().enumerate() {
     if kept[i] {
       r.dropped = None;
@@ -1299,25 +1311,24 @@ fn mark_removed(doc: &mut Doc, region: Range<usize>, removals: &[Range<usize>]) 
 /// many segments it holds and what follows the last; segments only go, so that names
 /// one text.
 fn fit(
-  text: &str,
-  segments: &[Segment],
+  pieces: &Pieces,
   kept: &mut [bool],
   own: &[f32],
   budget: usize,
   elision: &str,
   counter: &mut Counter,
 ) -> usize {
-  let mut live: Vec<usize> = (0..segments.len()).filter(|&i| kept[i]).collect();
+  let mut live: Vec<usize> = (0..kept.len()).filter(|&i| kept[i]).collect();
   let mut order = live.clone();
   order.sort_by(|&a, &b| own[a].total_cmp(&own[b]).then(b.cmp(&a)));
   let mut parts: FxHashMap<(usize, usize, usize, u8), usize> = FxHashMap::default();
   let mut part = String::new();
-  let seg = |i: usize| &text[segments[i].start..segments[i].end];
+  let seg = |i: usize| pieces.text_of(i);
   // What follows segment `i` when `next` is kept after it, and which kind of join it is.
-  let join = |i: usize, next: Option<&usize>| match next {
+  let join = |i: usize, next: Option<&usize>| match next.map(|&k| pieces.between(i, k)) {
     None => ("", 0u8),
-    Some(&k) if k == i + 1 => (&text[segments[i].end..segments[k].start], 1),
-    Some(_) => (elision, 2),
+    Some(Some(gap)) => (gap, 1),
+    Some(None) => (elision, 2),
   };
   let mut dropped = order.iter();
   loop {
@@ -1348,7 +1359,7 @@ fn fit(
       };
       first = j + 1;
     }
-    debug_assert_eq!(total, counter.count(&assemble(text, segments, kept, elision)));
+    debug_assert_eq!(total, counter.count(&assemble(pieces, kept, elision)));
     let Some(&worst) = dropped.next().filter(|_| total > budget) else {
       return total;
     };
@@ -1359,18 +1370,38 @@ fn fit(
   }
 }
 
-fn assemble(text: &str, segments: &[Segment], kept: &[bool], elision: &str) -> String {
+/// What the kept text is made of: the segments, one of which may be cut (a code block
+/// larger than the budget, to its most relevant lines: `cut::best_lines`).
+struct Pieces<'a> {
+  text: &'a str,
+  segments: &'a [Segment],
+  cut: Option<(usize, Range<usize>)>,
+}
+
+impl Pieces<'_> {
+  fn text_of(&self, i: usize) -> &str {
+    match &self.cut {
+      Some((c, lines)) if *c == i => &self.text[lines.clone()],
+      _ => &self.text[self.segments[i].start..self.segments[i].end],
+    }
+  }
+
+  /// The source text between kept segments `i` and `k` (`k` after `i`) when nothing of
+  /// the source lies between them; `None` when something does (an elision).
+  fn between(&self, i: usize, k: usize) -> Option<&str> {
+    let whole = |j: usize| self.cut.as_ref().is_none_or(|(c, _)| *c != j);
+    (k == i + 1 && whole(i) && whole(k)).then(|| &self.text[self.segments[i].end..self.segments[k].start])
+  }
+}
+
+fn assemble(pieces: &Pieces, kept: &[bool], elision: &str) -> String {
   let mut out = String::new();
   let mut last: Option<usize> = None;
-  for (i, s) in segments.iter().enumerate().filter(|(i, _)| kept[*i]) {
+  for i in (0..kept.len()).filter(|&i| kept[i]) {
     if let Some(l) = last {
-      if l + 1 == i {
-        out.push_str(&text[segments[l].end..s.start]);
-      } else {
-        out.push_str(elision);
-      }
+      out.push_str(pieces.between(l, i).unwrap_or(elision));
     }
-    out.push_str(&text[s.start..s.end]);
+    out.push_str(pieces.text_of(i));
     last = Some(i);
   }
   out
@@ -1412,6 +1443,55 @@ mod tests {
         .count(),
       2
     );
+  }
+
+  #[test]
+  fn a_code_block_is_cut_only_when_it_alone_exceeds_the_budget() {
+    let mut block = String::from("```python\n");
+    for i in 0..200 {
+      block.push_str(&format!("def helper_{i}(x):\n    return x + {i}\n"));
+    }
+    block.push_str("def parse_header(line):\n    key, value = line.split(':', 1)\n    return key\n");
+    for i in 200..300 {
+      block.push_str(&format!("def helper_{i}(x):\n    return x * {i}\n"));
+    }
+    block.push_str("```");
+    let text =
+      format!("## Parser\n\nThe header parser lives in this module.\n\n{block}\n\n## Weather\n\nIt rained.");
+    let task = "fix parse_header when the header line has no value";
+    let block_tokens = count_tokens(&block, Encoding::O200kBase);
+    let e = |max: usize| {
+      let options = Options {
+        max_tokens: Some(max),
+        ..Options::default()
+      };
+      extract_text(&text, task, &options, &Cancel::new()).unwrap()
+    };
+    // Over budget: the lines about the task, cut at line ends, with elisions around.
+    let small = e(120);
+    assert!(small.extracted_tokens <= 120);
+    assert_eq!(
+      small.extracted_tokens,
+      count_tokens(&small.text, Encoding::O200kBase)
+    );
+    assert!(
+      small
+        .text
+        .contains("def parse_header(line):\n    key, value = line.split(':', 1)"),
+      "{}",
+      small.text
+    );
+    assert!(
+      !small.text.contains("helper_0(") && !small.text.contains("It rained"),
+      "{}",
+      small.text
+    );
+    for piece in small.text.split(DEFAULT_ELISION) {
+      assert!(text.contains(piece), "{piece:?}");
+    }
+    // A block the budget holds is never cut: it is kept whole.
+    let whole = e(block_tokens + 50);
+    assert!(whole.text.contains(&block), "{}", whole.text);
   }
 
   #[test]

@@ -322,7 +322,9 @@ impl Trigrams {
     let mut lists: Vec<&[u32]> = Vec::new();
     for w in phrase.windows(3) {
       match self.ids.get(&trigram(w)) {
-        Some(&id) => lists.push(&self.segments[self.start[id as usize] as usize..self.start[id as usize + 1] as usize]),
+        Some(&id) => {
+          lists.push(&self.segments[self.start[id as usize] as usize..self.start[id as usize + 1] as usize])
+        }
         None => return Vec::new(),
       }
     }
@@ -331,7 +333,12 @@ impl Trigrams {
     lists[0]
       .iter()
       .copied()
-      .filter(|k| lists[1..].iter().take(TRIGRAMS_CHECKED - 1).all(|l| l.binary_search(k).is_ok()))
+      .filter(|k| {
+        lists[1..]
+          .iter()
+          .take(TRIGRAMS_CHECKED - 1)
+          .all(|l| l.binary_search(k).is_ok())
+      })
       .filter(|&k| {
         let s = &segments[k as usize];
         finder.find(&folded[s.start..s.end]).is_some()

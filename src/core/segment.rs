@@ -1,6 +1,7 @@
 //! Cutting text into the units extraction keeps or drops, respecting its structure:
 //! markdown headings, paragraphs, list items and fenced code blocks (never cut
-//! inside), then sentences by Unicode rules (UAX #29) at the finest granularity.
+//! inside here; only extraction cuts a block that alone exceeds its budget: `cut`),
+//! then sentences by Unicode rules (UAX #29) at the finest granularity.
 //!
 //! A segment is a byte range of the source text, so whatever is kept is the source's
 //! own text, byte for byte.
