@@ -71,6 +71,20 @@ describe('extractRelevantContext on text', () => {
     }
   })
 
+  it('cuts a code block only when it alone exceeds the budget, to the lines the task needs', () => {
+    const helpers = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `def helper_${from + i}(x):\n    return x + ${from + i}\n`).join('')
+    const block = "```python\n" + helpers(0, 150) + "def parse_header(line):\n    key, value = line.split(':', 1)\n    return key\n" + helpers(150, 300) + '```'
+    const text = `## Parser\n\nThe header parser.\n\n${block}\n\n## Weather\n\nIt rained.`
+    const task = 'fix parse_header when the header line has no value'
+    const cut = extractRelevantContext(text, task, { maxTokens: 100 })
+    expect(cut.metrics.extractedTokens).toBeLessThanOrEqual(100)
+    expect(countTokens(cut.relevantContext)).toBe(cut.metrics.extractedTokens)
+    expect(cut.relevantContext).toContain("def parse_header(line):\n    key, value = line.split(':', 1)")
+    expect(cut.relevantContext).not.toContain('helper_0(')
+    const whole = extractRelevantContext(text, task, { maxTokens: countTokens(block) + 50 })
+    expect(whole.relevantContext).toContain(block)
+  })
+
   it('drops sibling content and reduces the plan to this task, reporting why', () => {
     const r = extractRelevantContext(plan, 'A.1 Validate the body of POST /users in src/api/users.ts', {
       siblingTasks: ['A.2 Fix the memory leak in src/middleware/rate-limit.ts', 'A.3 Update README.md for the v2 routes'],
