@@ -330,7 +330,7 @@ impl Prepared {
     let (counted, postings) = in_parallel(
       doc.text.len() >= PARALLEL_BYTES,
       || count(&doc, whole, encoding, cancel),
-      || Postings::build(&doc.text, &doc.segments, cancel),
+      || Postings::build(&doc.text, &doc.segments, &doc.same, cancel),
     );
     Ok(Self {
       counted: counted?,

@@ -259,9 +259,13 @@ pub struct Postings {
 pub struct Trigrams {
   /// Per trigram (its bytes, big-endian): its number.
   ids: FxHashMap<u32, u32>,
-  /// Per trigram number, `segments[start[id]..start[id + 1]]` hold it, ascending.
+  /// Per trigram number, `segments[start[id]..start[id + 1]]` hold it, ascending. Only
+  /// the first of segments with the same text is indexed (`segment::repeats`)...
   start: Vec<u32>,
   segments: Vec<u32>,
+  /// ...and the others are `copies[copies_start[f]..copies_start[f + 1]]` of first `f`.
+  copies_start: Vec<u32>,
+  copies: Vec<u32>,
 }
 
 /// Trigrams a phrase must share with a segment before the segment is searched: the
@@ -269,7 +273,8 @@ pub struct Trigrams {
 const TRIGRAMS_CHECKED: usize = 4;
 
 impl Trigrams {
-  fn build(folded: &[u8], segments: &[Segment]) -> Self {
+  fn build(folded: &[u8], segments: &[Segment], same: &[u32]) -> Self {
+    let (copies_start, copies) = groups(same);
     let mut ids: FxHashMap<u32, u32> = FxHashMap::default();
     // Per trigram: the last segment it was met in (+1), and how many hold it.
     let mut last: Vec<u32> = Vec::new();
@@ -279,6 +284,9 @@ impl Trigrams {
     let mut met_start: Vec<u32> = Vec::with_capacity(segments.len() + 1);
     for (i, s) in segments.iter().enumerate() {
       met_start.push(met.len() as u32);
+      if same[i] as usize != i {
+        continue;
+      }
       for w in folded[s.start..s.end].windows(3) {
         let next = ids.len() as u32;
         let id = *ids.entry(trigram(w)).or_insert_with(|| {
@@ -314,6 +322,8 @@ impl Trigrams {
       ids,
       start,
       segments: by_trigram,
+      copies_start,
+      copies,
     }
   }
 
@@ -330,21 +340,47 @@ impl Trigrams {
     }
     lists.sort_unstable_by_key(|l| l.len());
     let finder = memchr::memmem::Finder::new(phrase);
-    lists[0]
-      .iter()
-      .copied()
-      .filter(|k| {
-        lists[1..]
-          .iter()
-          .take(TRIGRAMS_CHECKED - 1)
-          .all(|l| l.binary_search(k).is_ok())
-      })
-      .filter(|&k| {
-        let s = &segments[k as usize];
-        finder.find(&folded[s.start..s.end]).is_some()
-      })
-      .collect()
+    let firsts = lists[0].iter().copied().filter(|k| {
+      lists[1..]
+        .iter()
+        .take(TRIGRAMS_CHECKED - 1)
+        .all(|l| l.binary_search(k).is_ok())
+    });
+    let mut holders = Vec::new();
+    for k in firsts {
+      let s = &segments[k as usize];
+      if finder.find(&folded[s.start..s.end]).is_some() {
+        holders.push(k);
+        let copies = self.copies_start[k as usize] as usize..self.copies_start[k as usize + 1] as usize;
+        holders.extend_from_slice(&self.copies[copies]);
+      }
+    }
+    holders.sort_unstable();
+    holders
   }
+}
+
+/// The segments that repeat each first one (`same[i]` is the first with `i`'s text):
+/// per segment `f`, `copies[start[f]..start[f + 1]]`, ascending.
+fn groups(same: &[u32]) -> (Vec<u32>, Vec<u32>) {
+  let mut start = vec![0u32; same.len() + 1];
+  for (i, &f) in same.iter().enumerate() {
+    if f as usize != i {
+      start[f as usize + 1] += 1;
+    }
+  }
+  for i in 1..start.len() {
+    start[i] += start[i - 1];
+  }
+  let mut next = start.clone();
+  let mut copies = vec![0u32; start[same.len()] as usize];
+  for (i, &f) in same.iter().enumerate() {
+    if f as usize != i {
+      copies[next[f as usize] as usize] = i as u32;
+      next[f as usize] += 1;
+    }
+  }
+  (start, copies)
 }
 
 fn trigram(w: &[u8]) -> u32 {
@@ -352,7 +388,9 @@ fn trigram(w: &[u8]) -> u32 {
 }
 
 impl Postings {
-  pub fn build(text: &str, segments: &[Segment], cancel: &Cancel) -> Result<Self, Cancelled> {
+  /// Indexes every segment of `text`; `same` tells which repeat an earlier one
+  /// (`segment::repeats`).
+  pub fn build(text: &str, segments: &[Segment], same: &[u32], cancel: &Cancel) -> Result<Self, Cancelled> {
     let mut vocabulary: FxHashMap<String, u32> = FxHashMap::default();
     let mut lists: Vec<Vec<(u32, u32)>> = Vec::new();
     let mut len = Vec::with_capacity(segments.len());
@@ -395,7 +433,7 @@ impl Postings {
       vocabulary,
       lists,
       len,
-      trigrams: Trigrams::build(folded.as_bytes(), segments),
+      trigrams: Trigrams::build(folded.as_bytes(), segments, same),
       folded,
     })
   }
@@ -1111,7 +1149,8 @@ mod tests {
           .map(|t| Terms::of_task(&t.iter().map(|&i| WORDS[i]).collect::<Vec<_>>().join(" ")))
           .collect();
         let refs: Vec<&Terms> = terms.iter().collect();
-        let postings = Postings::build(&text, &segments, &Cancel::new()).unwrap();
+        let same = crate::core::segment::repeats(&text, &segments);
+        let postings = Postings::build(&text, &segments, &same, &Cancel::new()).unwrap();
         prop_assert_eq!(postings.index(&refs), Index::build(&text, &segments, &refs));
       }
 
@@ -1119,7 +1158,7 @@ mod tests {
       /// phrases are sought through the text (one by one or in one pass) or through the
       /// trigrams of a prepared thread.
       #[test]
-      fn phrases_count_in_the_segments_that_hold_them(text in text(), phrases in proptest::collection::vec((0usize..WORDS.len(), 0usize..WORDS.len(), 1usize..12), 0..2 * ONE_BY_ONE)) {
+      fn phrases_count_in_the_segments_that_hold_them(text in text().prop_map(|t| format!("{t}\n\n{t}")), phrases in proptest::collection::vec((0usize..WORDS.len(), 0usize..WORDS.len(), 1usize..12), 0..2 * ONE_BY_ONE)) {
         let mut segments = Vec::new();
         crate::core::segment::segment(&text, 0, 0, crate::core::segment::Granularity::Sentence, &mut segments, 0);
         let folded = fold(&text);
@@ -1139,7 +1178,8 @@ mod tests {
           .collect();
         let terms = Terms { phrases, ..Terms::of_task("") };
         prop_assert_eq!(phrase_bonuses(&folded, &segments, None, &[&terms]).remove(0), naive.clone());
-        let trigrams = Trigrams::build(folded.as_bytes(), &segments);
+        let same = crate::core::segment::repeats(&text, &segments);
+        let trigrams = Trigrams::build(folded.as_bytes(), &segments, &same);
         prop_assert_eq!(phrase_bonuses(&folded, &segments, Some(&trigrams), &[&terms]).remove(0), naive);
       }
     }
