@@ -269,11 +269,11 @@ pub struct Trigrams {
 }
 
 /// Trigrams a phrase must share with a segment before the segment is searched: the
-/// rarest few narrow the candidates about as well as all of them.
+/// rarest few, since each candidate is searched anyway.
 const TRIGRAMS_CHECKED: usize = 4;
 
 impl Trigrams {
-  fn build(folded: &[u8], segments: &[Segment], same: &[u32]) -> Self {
+  fn build(folded: &[u8], segments: &[Segment], same: &[u32], cancel: &Cancel) -> Result<Self, Cancelled> {
     let (copies_start, copies) = groups(same);
     let mut ids: FxHashMap<u32, u32> = FxHashMap::default();
     // Per trigram: the last segment it was met in (+1), and how many hold it.
@@ -283,6 +283,9 @@ impl Trigrams {
     let mut met: Vec<u32> = Vec::new();
     let mut met_start: Vec<u32> = Vec::with_capacity(segments.len() + 1);
     for (i, s) in segments.iter().enumerate() {
+      if i % 4096 == 0 {
+        cancel.check()?;
+      }
       met_start.push(met.len() as u32);
       if same[i] as usize != i {
         continue;
@@ -318,13 +321,13 @@ impl Trigrams {
         next[id as usize] += 1;
       }
     }
-    Self {
+    Ok(Self {
       ids,
       start,
       segments: by_trigram,
       copies_start,
       copies,
-    }
+    })
   }
 
   /// The segments of `segments` that hold `phrase` (at least three bytes long), ascending.
@@ -433,7 +436,7 @@ impl Postings {
       vocabulary,
       lists,
       len,
-      trigrams: Trigrams::build(folded.as_bytes(), segments, same),
+      trigrams: Trigrams::build(folded.as_bytes(), segments, same, cancel)?,
       folded,
     })
   }
@@ -1179,7 +1182,7 @@ mod tests {
         let terms = Terms { phrases, ..Terms::of_task("") };
         prop_assert_eq!(phrase_bonuses(&folded, &segments, None, &[&terms]).remove(0), naive.clone());
         let same = crate::core::segment::repeats(&text, &segments);
-        let trigrams = Trigrams::build(folded.as_bytes(), &segments, &same);
+        let trigrams = Trigrams::build(folded.as_bytes(), &segments, &same, &Cancel::new()).unwrap();
         prop_assert_eq!(phrase_bonuses(&folded, &segments, Some(&trigrams), &[&terms]).remove(0), naive);
       }
     }
