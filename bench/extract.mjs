@@ -355,8 +355,12 @@ function editedFiles(messages) {
 
 /** Text of a message as a subagent sees it: its content and its tool-call arguments. */
 function messageText(m) {
-  const content = typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p) => p.text ?? p.content ?? '').join('\n') : ''
-  return [content, ...(m.tool_calls ?? []).map((c) => c.function?.arguments ?? '')].join('\n')
+  return [contentText(m), ...(m.tool_calls ?? []).map((c) => c.function?.arguments ?? '')].join('\n')
+}
+
+/** The text of a message's content, parts joined by line breaks. */
+function contentText(m) {
+  return typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p) => p.text ?? p.content ?? '').join('\n') : ''
 }
 
 const newThreadStats = () => ({ siblingTokens: 0, keptTokens: 0, siblingShares: [], ownFiles: [], violations: 0, danglingInInput: 0, overBudget: 0, times: [], fallbacks: 0, unattributed: 0, text: { sibling: 0, total: 0, unattributed: 0 } })
@@ -441,8 +445,7 @@ function lineIndex(thread) {
   const texts = new Map()
   for (const m of thread.messages) {
     const owner = thread.owner.get(m)
-    const content = typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p) => p.text ?? p.content ?? '').join('\n') : ''
-    const rendered = [content, ...(m.tool_calls ?? []).map((c) => `→ ${c.function?.name} ${c.function?.arguments ?? ''}`)].join('\n')
+    const rendered = [contentText(m), ...(m.tool_calls ?? []).map((c) => `→ ${c.function?.name} ${c.function?.arguments ?? ''}`)].join('\n')
     texts.set(owner, `${texts.get(owner) ?? ''}\n${rendered}`)
     for (const raw of rendered.split('\n')) {
       const line = raw.trim()
