@@ -261,10 +261,10 @@ pub struct Trigrams {
   ids: FxHashMap<u32, u32>,
   /// Per trigram number, `segments[start[id]..start[id + 1]]` hold it, ascending. Only
   /// the first of segments with the same text is indexed (`segment::repeats`)...
-  start: Vec<u32>,
+  start: Vec<usize>,
   segments: Vec<u32>,
   /// ...and the others are `copies[copies_start[f]..copies_start[f + 1]]` of first `f`.
-  copies_start: Vec<u32>,
+  copies_start: Vec<usize>,
   copies: Vec<u32>,
 }
 
@@ -274,19 +274,15 @@ const TRIGRAMS_CHECKED: usize = 4;
 
 impl Trigrams {
   fn build(folded: &[u8], segments: &[Segment], same: &[u32], cancel: &Cancel) -> Result<Self, Cancelled> {
-    let (copies_start, copies) = groups(same);
     let mut ids: FxHashMap<u32, u32> = FxHashMap::default();
-    // Per trigram: the last segment it was met in (+1), and how many hold it.
+    // Per trigram: the last segment it was met in (+1).
     let mut last: Vec<u32> = Vec::new();
-    let mut count: Vec<u32> = Vec::new();
-    // Each segment's distinct trigrams, segment after segment.
-    let mut met: Vec<u32> = Vec::new();
-    let mut met_start: Vec<u32> = Vec::with_capacity(segments.len() + 1);
+    // (trigram, segment) for each segment's distinct trigrams, segment after segment.
+    let mut met: Vec<(u32, u32)> = Vec::new();
     for (i, s) in segments.iter().enumerate() {
       if i % 4096 == 0 {
         cancel.check()?;
       }
-      met_start.push(met.len() as u32);
       if same[i] as usize != i {
         continue;
       }
@@ -294,33 +290,22 @@ impl Trigrams {
         let next = ids.len() as u32;
         let id = *ids.entry(trigram(w)).or_insert_with(|| {
           last.push(0);
-          count.push(0);
           next
         }) as usize;
         if last[id] != i as u32 + 1 {
           last[id] = i as u32 + 1;
-          count[id] += 1;
-          met.push(id as u32);
+          met.push((id as u32, i as u32));
         }
       }
     }
-    met_start.push(met.len() as u32);
-    // A counting sort of (trigram, segment) by trigram; segments stay ascending.
-    let mut start = Vec::with_capacity(count.len() + 1);
-    let mut total = 0u32;
-    for &c in &count {
-      start.push(total);
-      total += c;
-    }
-    start.push(total);
-    let mut next = start.clone();
-    let mut by_trigram = vec![0u32; met.len()];
-    for i in 0..segments.len() {
-      for &id in &met[met_start[i] as usize..met_start[i + 1] as usize] {
-        by_trigram[next[id as usize] as usize] = i as u32;
-        next[id as usize] += 1;
-      }
-    }
+    let (start, by_trigram) = buckets(ids.len(), met.iter().map(|&(id, i)| (id as usize, i)));
+    // The copies of each first segment.
+    let copies = same
+      .iter()
+      .enumerate()
+      .filter(|&(i, &f)| f as usize != i)
+      .map(|(i, &f)| (f as usize, i as u32));
+    let (copies_start, copies) = buckets(same.len(), copies);
     Ok(Self {
       ids,
       start,
@@ -335,9 +320,7 @@ impl Trigrams {
     let mut lists: Vec<&[u32]> = Vec::new();
     for w in phrase.windows(3) {
       match self.ids.get(&trigram(w)) {
-        Some(&id) => {
-          lists.push(&self.segments[self.start[id as usize] as usize..self.start[id as usize + 1] as usize])
-        }
+        Some(&id) => lists.push(&self.segments[self.start[id as usize]..self.start[id as usize + 1]]),
         None => return Vec::new(),
       }
     }
@@ -354,8 +337,8 @@ impl Trigrams {
       let s = &segments[k as usize];
       if finder.find(&folded[s.start..s.end]).is_some() {
         holders.push(k);
-        let copies = self.copies_start[k as usize] as usize..self.copies_start[k as usize + 1] as usize;
-        holders.extend_from_slice(&self.copies[copies]);
+        holders
+          .extend_from_slice(&self.copies[self.copies_start[k as usize]..self.copies_start[k as usize + 1]]);
       }
     }
     holders.sort_unstable();
@@ -363,27 +346,26 @@ impl Trigrams {
   }
 }
 
-/// The segments that repeat each first one (`same[i]` is the first with `i`'s text):
-/// per segment `f`, `copies[start[f]..start[f + 1]]`, ascending.
-fn groups(same: &[u32]) -> (Vec<u32>, Vec<u32>) {
-  let mut start = vec![0u32; same.len() + 1];
-  for (i, &f) in same.iter().enumerate() {
-    if f as usize != i {
-      start[f as usize + 1] += 1;
-    }
+/// Values grouped by bucket (a counting sort of `(bucket, value)` items): bucket `b`
+/// holds `values[start[b]..start[b + 1]]`, in the order the items came.
+fn buckets<T: Copy + Default>(
+  count: usize,
+  items: impl Iterator<Item = (usize, T)> + Clone,
+) -> (Vec<usize>, Vec<T>) {
+  let mut start = vec![0usize; count + 1];
+  for (b, _) in items.clone() {
+    start[b + 1] += 1;
   }
-  for i in 1..start.len() {
-    start[i] += start[i - 1];
+  for b in 1..start.len() {
+    start[b] += start[b - 1];
   }
   let mut next = start.clone();
-  let mut copies = vec![0u32; start[same.len()] as usize];
-  for (i, &f) in same.iter().enumerate() {
-    if f as usize != i {
-      copies[next[f as usize] as usize] = i as u32;
-      next[f as usize] += 1;
-    }
+  let mut values = vec![T::default(); start[count]];
+  for (b, v) in items {
+    values[next[b]] = v;
+    next[b] += 1;
   }
-  (start, copies)
+  (start, values)
 }
 
 fn trigram(w: &[u8]) -> u32 {
@@ -466,24 +448,13 @@ impl Postings {
           .map(|&form| (id, self.lists[form as usize].as_slice()))
       })
       .collect();
-    let mut tf_start = vec![0usize; self.len.len() + 1];
     for &(id, list) in &lists {
       df[id] = list.len() as u32;
-      for &(segment, _) in list {
-        tf_start[segment as usize + 1] += 1;
-      }
     }
-    for i in 1..tf_start.len() {
-      tf_start[i] += tf_start[i - 1];
-    }
-    let mut tf = vec![(0usize, 0u32); tf_start[self.len.len()]];
-    let mut next = tf_start.clone();
-    for &(id, list) in &lists {
-      for &(segment, f) in list {
-        tf[next[segment as usize]] = (id, f);
-        next[segment as usize] += 1;
-      }
-    }
+    let pairs = lists
+      .iter()
+      .flat_map(|&(id, list)| list.iter().map(move |&(segment, f)| (segment as usize, (id, f))));
+    let (tf_start, mut tf) = buckets(self.len.len(), pairs);
     for i in 0..self.len.len() {
       tf[tf_start[i]..tf_start[i + 1]].sort_unstable();
     }
