@@ -32,21 +32,8 @@ impl Encoding {
   pub const ALL: [Encoding; 3] = [Self::O200kBase, Self::Cl100kBase, Self::Estimate];
   pub const NAMES: [&'static str; 3] = ["o200k_base", "cl100k_base", "estimate"];
 
-  pub fn from_name(name: &str) -> Option<Self> {
-    match name {
-      "o200k_base" => Some(Self::O200kBase),
-      "cl100k_base" => Some(Self::Cl100kBase),
-      "estimate" => Some(Self::Estimate),
-      _ => None,
-    }
-  }
-
   pub fn name(self) -> &'static str {
-    match self {
-      Self::O200kBase => "o200k_base",
-      Self::Cl100kBase => "cl100k_base",
-      Self::Estimate => "estimate",
-    }
+    Self::NAMES[self as usize]
   }
 
   fn bpe(self) -> Option<(Pattern, &'static Vocab)> {
@@ -212,6 +199,14 @@ fn estimate(text: &str) -> usize {
 #[cfg(test)]
 mod tests {
   use super::*;
+
+  #[test]
+  fn each_encoding_has_its_own_name() {
+    assert_eq!(
+      Encoding::ALL.map(Encoding::name),
+      ["o200k_base", "cl100k_base", "estimate"]
+    );
+  }
 
   #[test]
   fn a_giant_word_is_counted_the_same_and_stops_when_cancelled() {
