@@ -5,10 +5,12 @@
 //! 2. Every segment is scored against the task and against each sibling task
 //!    (`relevance`). What scores below `min_relevance` of the reference (the best
 //!    score outside the best section), or higher for a sibling than for this task (each
-//!    on its own scale: `ownership`), is dropped. With siblings, a tool call whose unit
-//!    (the call with its result) and file this task owns is a candidate too, however
-//!    few words its line shares with the task (`CallOwnership`).
-//! 3. The rest is taken best first while the budget allows, with the heading of each
+//!    on its own scale: `ownership`), is dropped. With siblings, a tool unit (a call with
+//!    its result) is a sibling's whole when any of its segments is, and a tool call whose
+//!    unit and file this task owns is a candidate, however few words its line shares
+//!    with the task (`CallOwnership`).
+//! 3. With siblings, each file this task owns is named first, by the cheapest line of
+//!    its own calls on it. The rest is taken best first while the budget allows, with the heading of each
 //!    kept section (a code block that alone exceeds the budget is cut to its most
 //!    relevant lines that the room left holds: `cut`); the result is assembled in the
 //!    original order, with the elision marker between pieces that were not adjacent,
@@ -22,7 +24,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::cut::best_lines;
@@ -577,7 +579,7 @@ fn select_messages(
   // its result: its unit is kept only when asked for (system, recent).
   let mut caller: FxHashMap<&str, usize> = FxHashMap::default();
   let mut calls: Vec<(usize, &str)> = Vec::new();
-  let mut answered: rustc_hash::FxHashSet<(usize, &str)> = rustc_hash::FxHashSet::default();
+  let mut answered: FxHashSet<(usize, &str)> = FxHashSet::default();
   for (i, m) in messages.iter().enumerate() {
     for p in &m.parts {
       match p {
@@ -686,7 +688,7 @@ fn select_messages(
         }
       }
     }
-    let mut named: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
+    let mut named: FxHashSet<&str> = FxHashSet::default();
     for u in 0..messages.len() {
       if kept_unit[u] {
         named.extend(files[u].iter().copied());
@@ -715,6 +717,9 @@ struct CallOwnership<'a> {
   unit_of: FxHashMap<usize, usize>,
   /// Per unit: the files its call names, each once.
   files: Vec<Vec<&'a str>>,
+  /// The files this task owns: over every call that names one, it finds more of itself
+  /// than any sibling does.
+  owned_files: FxHashSet<&'a str>,
   /// Per segment (meaningful on call lines): a sibling claims the unit.
   unit_claimed: Vec<bool>,
   /// Per segment: this task owns the unit and a file the call names.
@@ -757,19 +762,67 @@ impl<'a> CallOwnership<'a> {
       }
       files.push(named);
     }
+    let owned_files: FxHashSet<&str> = file_sums
+      .into_iter()
+      .filter_map(|(f, sums)| owned(&sums).then_some(f))
+      .collect();
     let mut unit_claimed = vec![false; n];
     let mut lifted = vec![false; n];
     for (u, &c) in lines.iter().enumerate() {
       unit_claimed[c] = claimed(&sums[u]);
-      lifted[c] = owned(&sums[u]) && files[u].iter().any(|f| owned(&file_sums[f]));
+      lifted[c] = owned(&sums[u]) && files[u].iter().any(|f| owned_files.contains(f));
     }
     Self {
       lines,
       unit_of,
       files,
+      owned_files,
       unit_claimed,
       lifted,
     }
+  }
+
+  /// A tool unit is one piece of work, whole: when a sibling claims any of its segments
+  /// (`claims`, per segment), it claims them all, as a whole message is a sibling's when
+  /// any of its segments is (`select_messages`). A sibling's edit of a file both tasks
+  /// work on otherwise leaks line by line: the lines that name the shared code match
+  /// this task as well as the sibling's. Only the line of a call this task owns on a file
+  /// it owns (`lifted`) is spared: it names what this task works on.
+  fn claim_units(&self, doc: &Doc, claims: &mut [bool]) {
+    let mut claimed_unit = vec![false; self.lines.len()];
+    for (i, c) in doc.companion.iter().enumerate() {
+      if let Some(c) = *c {
+        claimed_unit[self.unit_of[&c]] |= claims[i] || claims[c];
+      }
+    }
+    for (i, c) in doc.companion.iter().enumerate() {
+      if let Some(c) = *c {
+        claims[i] |= claimed_unit[self.unit_of[&c]];
+      }
+    }
+    for (u, &c) in self.lines.iter().enumerate() {
+      claims[c] |= claimed_unit[u] && !self.lifted[c];
+    }
+  }
+
+  /// For each file this task owns, the cheapest line (by `cost`) of a call on it that
+  /// this task owns, each line once, in order.
+  fn naming_lines(&self, cost: impl Fn(usize) -> usize) -> Vec<usize> {
+    let mut best: FxHashMap<&str, usize> = FxHashMap::default();
+    for &c in self.lines.iter().filter(|&&c| self.lifted[c]) {
+      for f in self.files(c) {
+        if self.owned_files.contains(f) {
+          let line = best.entry(f).or_insert(c);
+          if cost(c) < cost(*line) {
+            *line = c;
+          }
+        }
+      }
+    }
+    let mut lines: Vec<usize> = best.into_values().collect();
+    lines.sort_unstable();
+    lines.dedup();
+    lines
   }
 
   /// The files the call on `line` names.
@@ -867,7 +920,13 @@ fn extract_doc(
   let original_tokens = counted.whole;
   let (own, evidence) = (scores.own(), &scores.evidence);
   let threshold = options.min_relevance.clamp(0.0, 1.0) * reference(own, &sections(segments).0);
-  let sibling = sibling_claims(evidence);
+  let mut sibling = sibling_claims(evidence);
+  // Read only when needed: with siblings, or when the budget is tight.
+  let calls = std::cell::OnceCell::new();
+  let calls = || calls.get_or_init(|| CallOwnership::of(doc, text, evidence));
+  if evidence.len() > 1 {
+    calls().claim_units(doc, &mut sibling);
+  }
   let mut reports: Vec<SegmentReport> = Vec::with_capacity(segments.len());
   let mut candidates = Vec::new();
   let mut claimed = Vec::with_capacity(segments.len());
@@ -900,9 +959,6 @@ fn extract_doc(
     });
   }
   cancel.check()?;
-  // Read only when needed: with siblings, or when the budget is tight.
-  let calls = std::cell::OnceCell::new();
-  let calls = || calls.get_or_init(|| CallOwnership::of(doc, text, evidence));
   // A tool call on a file this task owns is a candidate too, as a section whose title
   // relevant text names is: the agent's own action on its own file, though its line
   // shares few words with the task statement (`cd`, a path, a diff). Only with siblings:
@@ -935,6 +991,24 @@ fn extract_doc(
     kept[i] = true;
     true
   };
+  // What is forced (system, recent) keeps its room.
+  let reserve: usize = candidates
+    .iter()
+    .filter(|&&i| forced[i])
+    .map(|&i| reports[i].tokens + elision_cost)
+    .sum();
+  let room = |i: usize, used: usize| used + reports[i].tokens + elision_cost + reserve <= budget;
+  // With siblings, each file this task owns is named first, by the cheapest line of a
+  // call on it that this task owns (by its unit, though the line alone may match a
+  // sibling better): the subagent learns what its task works on, however the rest of the
+  // budget is spent.
+  if evidence.len() > 1 {
+    for c in calls().naming_lines(|c| reports[c].tokens) {
+      if !doc.internal[c] && !forced[c] && room(c, used) {
+        take(c, &mut kept, &mut used);
+      }
+    }
+  }
   // As for whole messages (`select_messages`): when the budget is tight, the tool-call
   // lines that name a file no kept call line names yet come first, best first.
   let wanted: usize = candidates
@@ -943,12 +1017,6 @@ fn extract_doc(
     .map(|&i| reports[i].tokens)
     .sum();
   if wanted > budget {
-    // What is forced (system, recent) keeps its room.
-    let reserve: usize = candidates
-      .iter()
-      .filter(|&&i| forced[i])
-      .map(|&i| reports[i].tokens + elision_cost)
-      .sum();
     // A call whose unit (the line with its result) a sibling claims is not this task's
     // to name.
     let calls = calls();
@@ -956,12 +1024,11 @@ fn extract_doc(
     for &c in &calls.lines {
       call[c] = !calls.claimed(c);
     }
-    let mut named: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
+    let mut named: FxHashSet<&str> = FxHashSet::default();
     for &i in &candidates {
       if call[i] && !forced[i] {
         let files = calls.files(i);
-        let room = used + reports[i].tokens + elision_cost + reserve <= budget;
-        if room && files.iter().any(|f| !named.contains(f)) && take(i, &mut kept, &mut used) {
+        if room(i, used) && files.iter().any(|f| !named.contains(f)) && take(i, &mut kept, &mut used) {
           named.extend(files);
         }
       }
@@ -1257,7 +1324,7 @@ fn feedback(
       owned.sort_by(|&a, &b| scores[q][b].total_cmp(&scores[q][a]).then(a.cmp(&b)));
       let mut counts: FxHashMap<String, usize> = FxHashMap::default();
       for &i in owned.iter().take(FEEDBACK_SEGMENTS) {
-        let mut seen = rustc_hash::FxHashSet::default();
+        let mut seen = FxHashSet::default();
         for word in words(&text[segments[i].start..segments[i].end]) {
           if is_identifier(word) && word.len() >= 4 && seen.insert(normalize(word)) {
             *counts.entry(normalize(word)).or_insert(0) += 1;
@@ -2035,6 +2102,49 @@ src/sql/compiler.py raises ORDER BY not allowed in subqueries of compound statem
     assert!(e.extracted_tokens <= 110);
     assert!(e.text.contains("src/lexer.rs"), "{}", e.text);
     assert!(!e.text.contains("logger"), "{}", e.text);
+  }
+
+  #[test]
+  fn a_tool_unit_is_a_sibling_s_whole_when_any_of_its_segments_is() {
+    // The sibling's call on its logger returned a sentence that names this task's
+    // function among its own: line by line, that sentence is this task's; but it is the
+    // sibling's work, and goes with the rest of its unit.
+    let (mut messages, task, options) = two_agents("depth + 1");
+    messages.extend(tool_round(
+      "s",
+      "grep",
+      "{\"pattern\":\"level\",\"path\":\"/repo/src/logger.rs\"}".into(),
+      "The logger prints one colour per level. Its level table is read before parse_expr handles nested brackets. \
+       Colour output is off by default.",
+    ));
+    let e = extract_messages(&messages, task, &options, &Cancel::new()).unwrap();
+    assert!(e.text.contains("depth + 1"), "{}", e.text);
+    assert!(!e.text.contains("level table"), "{}", e.text);
+    let doc = render(&messages, Granularity::Sentence);
+    let at = doc.text.find("Its level table").unwrap();
+    let i = doc
+      .segments
+      .iter()
+      .position(|s| s.start <= at && at < s.end)
+      .unwrap();
+    assert_eq!(e.segments[i].dropped, Some(Reason::Sibling));
+  }
+
+  #[test]
+  fn each_file_this_task_owns_is_named_though_its_call_line_matches_a_sibling() {
+    // The call on the lexer says `colour` (the sibling's word), but its result is all
+    // this task's: the unit and the file are this task's. Its line names the lexer; its
+    // result, which a sibling's line came with, stays out.
+    let (mut messages, task, options) = two_agents("depth + 1");
+    messages.extend(tool_round(
+      "x",
+      "grep",
+      "{\"pattern\":\"colour\",\"path\":\"/repo/src/lexer.rs\"}".into(),
+      "The lexer hands parse_expr one token per bracket; parse_expr crashes on nested brackets.",
+    ));
+    let e = extract_messages(&messages, task, &options, &Cancel::new()).unwrap();
+    assert!(e.text.contains("src/lexer.rs"), "{}", e.text);
+    assert!(!e.text.contains("src/logger.rs"), "{}", e.text);
   }
 
   #[test]
