@@ -10,12 +10,12 @@
 //!    unit and file this task owns is a candidate, however few words its line shares
 //!    with the task (`CallOwnership`).
 //! 3. With siblings, each file this task owns is named first, by the cheapest line of
-//!    its own calls on it. The rest is taken best first while the budget allows, with the heading of each
-//!    kept section (a code block that alone exceeds the budget is cut to its most
-//!    relevant lines that the room left holds: `cut`); the result is assembled in the
-//!    original order, with the elision marker between pieces that were not adjacent,
-//!    and counted exactly: if the join made it larger than the budget, the least
-//!    relevant pieces go until it fits.
+//!    its own calls on it. The rest is taken best first while the budget allows, with
+//!    the heading of each kept section (a code block that alone exceeds the budget is
+//!    cut to its most relevant lines that the room left holds: `cut`); the result is
+//!    assembled in the original order, with the elision marker between pieces that were
+//!    not adjacent, and counted exactly: if the join made it larger than the budget, the
+//!    least relevant pieces go until it fits.
 //! 4. For message input, whole messages are chosen the same way, tool-call units kept
 //!    whole; when the budget is tight, each file the kept calls act on is named once
 //!    before more rounds on one file are added (`select_messages`).
