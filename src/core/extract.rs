@@ -789,19 +789,20 @@ impl<'a> CallOwnership<'a> {
   /// this task as well as the sibling's. Only the line of a call this task owns on a file
   /// it owns (`lifted`) is spared: it names what this task works on.
   fn claim_units(&self, doc: &Doc, claims: &mut [bool]) {
-    let mut claimed_unit = vec![false; self.lines.len()];
+    // Per call line: a sibling claims a segment of its unit.
+    let mut unit_claimed = vec![false; claims.len()];
     for (i, c) in doc.companion.iter().enumerate() {
       if let Some(c) = *c {
-        claimed_unit[self.unit_of[&c]] |= claims[i] || claims[c];
+        unit_claimed[c] |= claims[i] || claims[c];
       }
     }
     for (i, c) in doc.companion.iter().enumerate() {
       if let Some(c) = *c {
-        claims[i] |= claimed_unit[self.unit_of[&c]];
+        claims[i] |= unit_claimed[c];
       }
     }
-    for (u, &c) in self.lines.iter().enumerate() {
-      claims[c] |= claimed_unit[u] && !self.lifted[c];
+    for &c in &self.lines {
+      claims[c] |= unit_claimed[c] && !self.lifted[c];
     }
   }
 
@@ -809,8 +810,11 @@ impl<'a> CallOwnership<'a> {
   /// this task owns, each line once, in order.
   fn naming_lines(&self, cost: impl Fn(usize) -> usize) -> Vec<usize> {
     let mut best: FxHashMap<&str, usize> = FxHashMap::default();
-    for &c in self.lines.iter().filter(|&&c| self.lifted[c]) {
-      for f in self.files(c) {
+    for (&c, files) in self.lines.iter().zip(&self.files) {
+      if !self.lifted[c] {
+        continue;
+      }
+      for f in files {
         if self.owned_files.contains(f) {
           let line = best.entry(f).or_insert(c);
           if cost(c) < cost(*line) {
