@@ -724,10 +724,13 @@ struct CallOwnership<'a> {
   unit_claimed: Vec<bool>,
   /// Per segment: this task owns the unit and a file the call names.
   lifted: Vec<bool>,
+  /// Per segment (meaningful on call lines): the call works only under directories
+  /// that a sibling's statement names and this task's does not (`foreign_units`).
+  foreign: Vec<bool>,
 }
 
 impl<'a> CallOwnership<'a> {
-  fn of(doc: &Doc, text: &'a str, evidence: &[Vec<f32>]) -> Self {
+  fn of(doc: &Doc, text: &'a str, statements: &[&str], evidence: &[Vec<f32>]) -> Self {
     let n = doc.segments.len();
     let relative = Relative::new(evidence);
     let tasks = relative.tasks();
@@ -746,7 +749,9 @@ impl<'a> CallOwnership<'a> {
       });
       relative.add_to(&mut sums[u], i);
     }
-    // Files: every unit whose call names the file, each unit once per file.
+    let foreign_unit = foreign_units(doc, text, statements, &lines);
+    // Files: every unit whose call names the file, each unit once per file; a unit
+    // foreign to this task counts for no one.
     let mut files: Vec<Vec<&str>> = Vec::with_capacity(lines.len());
     let mut file_sums: FxHashMap<&str, Vec<f32>> = FxHashMap::default();
     for (u, &c) in lines.iter().enumerate() {
@@ -754,7 +759,7 @@ impl<'a> CallOwnership<'a> {
       let mut named: Vec<&str> = named_files(&text[seg.start..seg.end]).collect();
       named.sort_unstable();
       named.dedup();
-      for &f in &named {
+      for &f in named.iter().filter(|_| !foreign_unit[u]) {
         let s = file_sums.entry(f).or_insert_with(|| vec![0.0; tasks]);
         for (a, b) in s.iter_mut().zip(&sums[u]) {
           *a += b;
@@ -768,9 +773,11 @@ impl<'a> CallOwnership<'a> {
       .collect();
     let mut unit_claimed = vec![false; n];
     let mut lifted = vec![false; n];
+    let mut foreign = vec![false; n];
     for (u, &c) in lines.iter().enumerate() {
-      unit_claimed[c] = claimed(&sums[u]);
-      lifted[c] = owned(&sums[u]) && files[u].iter().any(|f| owned_files.contains(f));
+      foreign[c] = foreign_unit[u];
+      unit_claimed[c] = foreign_unit[u] || claimed(&sums[u]);
+      lifted[c] = !foreign_unit[u] && owned(&sums[u]) && files[u].iter().any(|f| owned_files.contains(f));
     }
     Self {
       lines,
@@ -779,6 +786,7 @@ impl<'a> CallOwnership<'a> {
       owned_files,
       unit_claimed,
       lifted,
+      foreign,
     }
   }
 
@@ -789,8 +797,8 @@ impl<'a> CallOwnership<'a> {
   /// this task as well as the sibling's. Only the line of a call this task owns on a file
   /// it owns (`lifted`) is spared: it names what this task works on.
   fn claim_units(&self, doc: &Doc, claims: &mut [bool]) {
-    // Per call line: a sibling claims a segment of its unit.
-    let mut unit_claimed = vec![false; claims.len()];
+    // Per call line: a sibling claims a segment of its unit, or the unit is foreign.
+    let mut unit_claimed = self.foreign.clone();
     for (i, c) in doc.companion.iter().enumerate() {
       if let Some(c) = *c {
         unit_claimed[c] |= claims[i] || claims[c];
@@ -843,32 +851,113 @@ impl<'a> CallOwnership<'a> {
   }
 }
 
+/// Per unit (a call line of `lines`): whether its call works only under directories
+/// that a sibling's statement names and this task's does not. A task's statement is
+/// quoted in the thread by the message that set the task (its anchor), and the
+/// directories that message names (`/workspace/app-v2`) are where the task works: a
+/// call on `/workspace/app-v1/src/cli.py` is the work of the sibling whose anchor names
+/// `/workspace/app-v1`, however much its code looks like this task's. Only absolute
+/// paths count, and only when this task's anchor names some: a task the thread never
+/// quotes, or one whose anchor names no directory, claims nothing by this rule.
+fn foreign_units(doc: &Doc, text: &str, tasks: &[&str], lines: &[usize]) -> Vec<bool> {
+  let mut foreign = vec![false; lines.len()];
+  let own = anchor_roots(doc, text, tasks[0]);
+  if own.is_empty() {
+    return foreign;
+  }
+  let related = |a: &str, b: &str| under(a, b) || under(b, a);
+  let theirs: Vec<&str> = tasks[1..]
+    .iter()
+    .flat_map(|t| anchor_roots(doc, text, t))
+    .filter(|r| !own.iter().any(|o| related(r, o)))
+    .collect();
+  if theirs.is_empty() {
+    return foreign;
+  }
+  for (u, &c) in lines.iter().enumerate() {
+    let seg = &doc.segments[c];
+    let paths: Vec<&str> = absolute_paths(&text[seg.start..seg.end]).collect();
+    foreign[u] = paths.iter().any(|p| theirs.iter().any(|r| under(p, r)))
+      && !paths.iter().any(|p| own.iter().any(|r| under(p, r)));
+  }
+  foreign
+}
+
+/// The absolute paths named by the message that first quotes `task` in the thread, each
+/// once; none when the thread does not quote it. Plain text is one message: there, the
+/// anchor of every task is the whole text.
+fn anchor_roots<'a>(doc: &Doc, text: &'a str, task: &str) -> Vec<&'a str> {
+  let task = task.trim();
+  let segments = &doc.segments;
+  let Some(at) = (!task.is_empty())
+    .then(|| memchr::memmem::find(text.as_bytes(), task.as_bytes()))
+    .flatten()
+  else {
+    return Vec::new();
+  };
+  let i = segments.partition_point(|s| s.end <= at);
+  let Some(message) = segments.get(i).map(|s| s.message) else {
+    return Vec::new();
+  };
+  let first = segments[..i]
+    .iter()
+    .rposition(|s| s.message != message)
+    .map_or(0, |p| p + 1);
+  let last = segments[i..]
+    .iter()
+    .position(|s| s.message != message)
+    .map_or(segments.len(), |p| i + p);
+  let mut roots: Vec<&str> = absolute_paths(&text[segments[first].start..segments[last - 1].end]).collect();
+  roots.sort_unstable();
+  roots.dedup();
+  roots
+}
+
+/// Whether `path` is `root` or lies under it.
+fn under(path: &str, root: &str) -> bool {
+  path
+    .strip_prefix(root)
+    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// The absolute paths a text names (`/dir/more`, two components at least), without
+/// trailing punctuation.
+fn absolute_paths(text: &str) -> impl Iterator<Item = &str> {
+  path_words(text).filter_map(|w| {
+    let w = w.trim_end_matches(['.', '/', '-']);
+    let rest = w.strip_prefix('/')?;
+    rest.split('/').filter(|c| !c.is_empty()).nth(1).map(|_| w)
+  })
+}
+
 /// The files a text (a tool call's arguments) names: path-like words (`dir/name.ext`,
 /// any depth), each as its last two components, so that `/repo/src/api/users.ts` in one
 /// call and `src/api/users.ts` in another name the same file.
 fn named_files(text: &str) -> impl Iterator<Item = &str> {
-  // The words are the runs of path characters; only a run with a `/` can name a file,
-  // so the runs are found from the slashes.
+  path_words(text).filter_map(file_of)
+}
+
+/// The path-like words of a text: runs of path characters that hold a `/`.
+fn path_words(text: &str) -> impl Iterator<Item = &str> {
+  // Only a run with a `/` can be a path, so the runs are found from the slashes.
   let bytes = text.as_bytes();
   let path_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/');
   let mut end = 0;
-  memchr::memchr_iter(b'/', bytes)
-    .filter_map(move |slash| {
-      if slash < end {
-        return None; // in the run already read
-      }
-      let start = bytes[..slash]
-        .iter()
-        .rposition(|&b| !path_byte(b))
-        .map_or(0, |i| i + 1);
-      end = bytes[slash..]
-        .iter()
-        .position(|&b| !path_byte(b))
-        .map_or(bytes.len(), |i| slash + i);
-      // Path bytes are ASCII: both ends are character boundaries.
-      Some(&text[start..end])
-    })
-    .filter_map(file_of)
+  memchr::memchr_iter(b'/', bytes).filter_map(move |slash| {
+    if slash < end {
+      return None; // in the run already read
+    }
+    let start = bytes[..slash]
+      .iter()
+      .rposition(|&b| !path_byte(b))
+      .map_or(0, |i| i + 1);
+    end = bytes[slash..]
+      .iter()
+      .position(|&b| !path_byte(b))
+      .map_or(bytes.len(), |i| slash + i);
+    // Path bytes are ASCII: both ends are character boundaries.
+    Some(&text[start..end])
+  })
 }
 
 /// The file a path-like word names (`dir/name.ext`), as its last two components.
@@ -927,7 +1016,14 @@ fn extract_doc(
   let mut sibling = sibling_claims(evidence);
   // Read only when needed: with siblings, or when the budget is tight.
   let calls = std::cell::OnceCell::new();
-  let calls = || calls.get_or_init(|| CallOwnership::of(doc, text, evidence));
+  let calls = || {
+    calls.get_or_init(|| {
+      let tasks: Vec<&str> = std::iter::once(task)
+        .chain(options.sibling_tasks.iter().map(String::as_str))
+        .collect();
+      CallOwnership::of(doc, text, &tasks, evidence)
+    })
+  };
   if evidence.len() > 1 {
     calls().claim_units(doc, &mut sibling);
   }
@@ -2149,6 +2245,53 @@ src/sql/compiler.py raises ORDER BY not allowed in subqueries of compound statem
     let e = extract_messages(&messages, task, &options, &Cancel::new()).unwrap();
     assert!(e.text.contains("src/lexer.rs"), "{}", e.text);
     assert!(!e.text.contains("src/logger.rs"), "{}", e.text);
+  }
+
+  #[test]
+  fn a_call_under_a_directory_only_a_sibling_s_statement_names_is_the_sibling_s() {
+    // One code base in two versions, a task on each. The sibling's call on its copy of
+    // the parser reads like this task's work, word for word; only the messages that set
+    // the tasks say which copy is whose.
+    let task = "Fix the crash in parse_expr on nested brackets";
+    let sibling = "Update the changelog for the next release";
+    let mut messages = vec![
+      Message::text("user", &format!("Work in /work/app-v2.\n\n{task}")),
+      Message::text("user", &format!("Work in /work/app-v1.\n\n{sibling}")),
+    ];
+    for (id, dir) in [("a", "app-v2"), ("b", "app-v1")] {
+      messages.extend(tool_round(
+        id,
+        "view",
+        format!("{{\"path\":\"/work/{dir}/src/parser.rs\"}}"),
+        &format!("parse_expr crashes on nested brackets in {dir}"),
+      ));
+    }
+    let options = Options {
+      sibling_tasks: vec![sibling.into()],
+      ..Options::default()
+    };
+    let e = extract_messages(&messages, task, &options, &Cancel::new()).unwrap();
+    assert!(e.text.contains("in app-v2"), "{}", e.text);
+    assert!(!e.text.contains("app-v1/src"), "{}", e.text);
+    assert!(!e.text.contains("in app-v1"), "{}", e.text);
+    // A thread that does not quote this task says nothing of where it works: both
+    // copies' work reads as this task's.
+    let unquoted = &messages[1..];
+    let e = extract_messages(unquoted, task, &options, &Cancel::new()).unwrap();
+    assert!(
+      e.text.contains("in app-v2") && e.text.contains("in app-v1"),
+      "{}",
+      e.text
+    );
+  }
+
+  #[test]
+  fn anchors_name_absolute_directories() {
+    let text = "Work in /work/app-v2. See /work/app-v2/src/a.rs, src/b.rs and /tmp or /x/y/.";
+    let paths: Vec<&str> = absolute_paths(text).collect();
+    assert_eq!(paths, vec!["/work/app-v2", "/work/app-v2/src/a.rs", "/x/y"]);
+    assert!(under("/work/app-v2/src/a.rs", "/work/app-v2") && under("/work/app-v2", "/work/app-v2"));
+    assert!(!under("/work/app-v20/a.rs", "/work/app-v2"));
   }
 
   #[test]
