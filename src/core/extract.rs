@@ -859,19 +859,28 @@ impl<'a> CallOwnership<'a> {
 /// `/workspace/app-v1`, however much its code looks like this task's. Only absolute
 /// paths count, and only when this task's anchor names some: a task the thread never
 /// quotes, or one whose anchor names no directory, claims nothing by this rule.
-fn foreign_units(doc: &Doc, text: &str, tasks: &[&str], lines: &[usize]) -> Vec<bool> {
+fn foreign_units(doc: &Doc, text: &str, statements: &[&str], lines: &[usize]) -> Vec<bool> {
   let mut foreign = vec![false; lines.len()];
-  let own = anchor_roots(doc, text, tasks[0]);
-  if own.is_empty() {
+  // Plain text is one message, the anchor of every task: nothing to tell apart.
+  let Some(own) = statements.first().and_then(|t| anchor(doc, text, t)) else {
+    return foreign;
+  };
+  let others: Vec<Range<usize>> = statements[1..]
+    .iter()
+    .filter_map(|t| anchor(doc, text, t))
+    .filter(|a| *a != own)
+    .collect();
+  if others.is_empty() {
     return foreign;
   }
+  let own: Vec<&str> = absolute_paths(&text[own]).collect();
   let related = |a: &str, b: &str| under(a, b) || under(b, a);
-  let theirs: Vec<&str> = tasks[1..]
-    .iter()
-    .flat_map(|t| anchor_roots(doc, text, t))
+  let theirs: Vec<&str> = others
+    .into_iter()
+    .flat_map(|a| absolute_paths(&text[a]))
     .filter(|r| !own.iter().any(|o| related(r, o)))
     .collect();
-  if theirs.is_empty() {
+  if own.is_empty() || theirs.is_empty() {
     return foreign;
   }
   for (u, &c) in lines.iter().enumerate() {
@@ -883,22 +892,16 @@ fn foreign_units(doc: &Doc, text: &str, tasks: &[&str], lines: &[usize]) -> Vec<
   foreign
 }
 
-/// The absolute paths named by the message that first quotes `task` in the thread, each
-/// once; none when the thread does not quote it. Plain text is one message: there, the
-/// anchor of every task is the whole text.
-fn anchor_roots<'a>(doc: &Doc, text: &'a str, task: &str) -> Vec<&'a str> {
+/// The span of the message that first quotes `task` in the thread (its anchor), if any.
+fn anchor(doc: &Doc, text: &str, task: &str) -> Option<Range<usize>> {
   let task = task.trim();
+  if task.is_empty() {
+    return None;
+  }
+  let at = memchr::memmem::find(text.as_bytes(), task.as_bytes())?;
   let segments = &doc.segments;
-  let Some(at) = (!task.is_empty())
-    .then(|| memchr::memmem::find(text.as_bytes(), task.as_bytes()))
-    .flatten()
-  else {
-    return Vec::new();
-  };
   let i = segments.partition_point(|s| s.end <= at);
-  let Some(message) = segments.get(i).map(|s| s.message) else {
-    return Vec::new();
-  };
+  let message = segments.get(i)?.message;
   let first = segments[..i]
     .iter()
     .rposition(|s| s.message != message)
@@ -907,10 +910,7 @@ fn anchor_roots<'a>(doc: &Doc, text: &'a str, task: &str) -> Vec<&'a str> {
     .iter()
     .position(|s| s.message != message)
     .map_or(segments.len(), |p| i + p);
-  let mut roots: Vec<&str> = absolute_paths(&text[segments[first].start..segments[last - 1].end]).collect();
-  roots.sort_unstable();
-  roots.dedup();
-  roots
+  Some(segments[first].start..segments[last - 1].end)
 }
 
 /// Whether `path` is `root` or lies under it.
