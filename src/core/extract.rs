@@ -861,10 +861,14 @@ impl<'a> CallOwnership<'a> {
 /// quotes, or one whose anchor names no directory, claims nothing by this rule.
 fn foreign_units(doc: &Doc, text: &str, statements: &[&str], lines: &[usize]) -> Vec<bool> {
   let mut foreign = vec![false; lines.len()];
-  // Plain text is one message, the anchor of every task: nothing to tell apart.
-  let Some(own) = statements.first().and_then(|t| anchor(doc, text, t)) else {
+  // Without siblings (a tight budget reads calls too) there is no one else's anchor.
+  let Some(own) = (statements.len() > 1)
+    .then(|| anchor(doc, text, statements[0]))
+    .flatten()
+  else {
     return foreign;
   };
+  // Plain text is one message, the anchor of every task: nothing to tell apart.
   let others: Vec<Range<usize>> = statements[1..]
     .iter()
     .filter_map(|t| anchor(doc, text, t))
