@@ -1,13 +1,13 @@
 //! The pure-Rust core: no JavaScript types. `cargo test` covers it.
 
 pub mod cancel;
-pub mod cut;
 pub mod extract;
 pub mod filter;
 pub mod isolate;
 pub mod message;
 pub mod ownership;
 pub mod parallel;
+pub mod paths;
 pub mod prompt;
 pub mod rank;
 pub mod relevance;

@@ -16,6 +16,11 @@
 //! happens to match a sibling. And the files an agent acts on are groups too: a file is a
 //! task's when, over every call on it, this task finds more of itself than any sibling.
 
+mod anchors;
+mod calls;
+
+pub use calls::CallOwnership;
+
 /// Each task's evidence relative to its mean over the thread: `evidence[0]` is this
 /// task's, `evidence[1..]` the siblings'; every row has one value per segment.
 pub struct Relative<'a> {

@@ -2,6 +2,8 @@
 //! the section and the neighbours of each segment counted, and links followed (a
 //! section whose heading is named in relevant text becomes relevant too).
 
+pub mod feedback;
+
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;

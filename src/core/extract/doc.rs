@@ -1,0 +1,250 @@
+//! What selection works on: the input as one text cut into segments (`Doc`), messages
+//! rendered into it, what sanitizing marks internal, and every segment's tokens.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use rustc_hash::FxHashMap;
+
+use crate::core::cancel::{Cancel, Cancelled};
+use crate::core::message::{Message, Part, REPLY_PRIMER};
+use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
+use crate::core::sanitize::Sanitizer;
+use crate::core::segment::{repeats, segment, Granularity, Kind, Segment};
+use crate::core::tokens::{Counter, Encoding};
+
+/// What selection works on: the text, its segments, and per segment whether it must
+/// never be kept, which segment must come with it and which earlier one it repeats.
+/// The text is borrowed when it is the caller's own (a one-shot extraction from a
+/// string): a copy of a 4 M-token thread is 15 MB of fresh pages, for nothing.
+pub(super) struct Doc<'t> {
+  pub text: Cow<'t, str>,
+  pub segments: Vec<Segment>,
+  /// Per segment: the first segment with the same text (`segment::repeats`).
+  pub same: Vec<u32>,
+  pub internal: Vec<bool>,
+  /// A tool result's segments bring the line of the call that produced them.
+  pub companion: Vec<Option<usize>>,
+}
+
+impl<'t> Doc<'t> {
+  pub fn new(text: Cow<'t, str>, segments: Vec<Segment>) -> Self {
+    let n = segments.len();
+    Self {
+      same: repeats(&text, &segments),
+      text,
+      segments,
+      internal: vec![false; n],
+      companion: vec![None; n],
+    }
+  }
+
+  pub fn of_text(text: &'t str, granularity: Granularity) -> Self {
+    // Segmenting and finding what is marked internal read the text apart.
+    let sanitizer = Sanitizer::default();
+    let (mut doc, (removals, _)) = in_parallel(
+      text.len() >= PARALLEL_BYTES,
+      || {
+        let mut segments = Vec::new();
+        segment(text, 0, 0, granularity, &mut segments, 0);
+        Doc::new(Cow::Borrowed(text), segments)
+      },
+      || sanitizer.removals(text),
+    );
+    mark_removed(&mut doc, 0..text.len(), &removals);
+    doc
+  }
+
+  /// The same document, owning its text.
+  pub fn owned(self) -> Doc<'static> {
+    Doc {
+      text: Cow::Owned(self.text.into_owned()),
+      segments: self.segments,
+      same: self.same,
+      internal: self.internal,
+      companion: self.companion,
+    }
+  }
+}
+
+/// Token counts: every segment's, and the whole input's.
+pub(super) struct Counted {
+  pub segments: Vec<usize>,
+  pub whole: usize,
+}
+
+/// Counts every segment of `doc` (each distinct text once), and the whole text unless
+/// its count is `whole`.
+pub(super) fn count(
+  doc: &Doc,
+  whole: Option<usize>,
+  encoding: Encoding,
+  cancel: &Cancel,
+) -> Result<Counted, Cancelled> {
+  let mut counter = Counter::new(encoding);
+  let mut segments = Vec::with_capacity(doc.segments.len());
+  for (i, seg) in doc.segments.iter().enumerate() {
+    if i % 4096 == 0 {
+      cancel.check()?;
+    }
+    let first = doc.same[i] as usize;
+    let n = if first < i {
+      segments[first]
+    } else {
+      counter.count(&doc.text[seg.start..seg.end])
+    };
+    segments.push(n);
+  }
+  let whole = match whole {
+    Some(n) => n,
+    None => counter.count_repetitive(&doc.text, cancel)?,
+  };
+  Ok(Counted { segments, whole })
+}
+
+/// Each message's tokens under the counting rule, and the list's (reply primer included).
+pub(super) fn count_messages(
+  messages: &[Message],
+  counter: &mut Counter,
+  cancel: &Cancel,
+) -> Result<(Vec<usize>, usize), Cancelled> {
+  let mut tokens = Vec::with_capacity(messages.len());
+  for (i, m) in messages.iter().enumerate() {
+    if i % 256 == 0 {
+      cancel.check()?;
+    }
+    tokens.push(m.tokens(counter));
+  }
+  let whole = if messages.is_empty() {
+    0
+  } else {
+    REPLY_PRIMER + tokens.iter().sum::<usize>()
+  };
+  Ok((tokens, whole))
+}
+
+/// Renders messages as one text: a `### role` header per message, then its parts;
+/// thinking is rendered (so audit can report it) but marked internal, never kept.
+pub(super) fn render(messages: &[Message], granularity: Granularity) -> Doc<'static> {
+  let mut text = String::new();
+  let mut segments = Vec::new();
+  let mut internal_ranges = Vec::new();
+  let mut results: Vec<(usize, usize, String)> = Vec::new(); // segment range of a result, and its call id
+  let mut calls: FxHashMap<String, usize> = FxHashMap::default(); // call id -> segment of the call line
+  let mut block = 0;
+  let mut regions = Vec::with_capacity(messages.len());
+  for (i, m) in messages.iter().enumerate() {
+    let start = text.len();
+    text.push_str("### ");
+    text.push_str(&m.role);
+    if let Some(name) = &m.name {
+      text.push_str(" (");
+      text.push_str(name);
+      text.push(')');
+    }
+    text.push_str("\n\n");
+    let header = segments.len();
+    if granularity != Granularity::Message {
+      block = segment(&text[start..], start, i, granularity, &mut segments, block);
+    }
+    let header = (segments.len() > header).then_some(header);
+    if let Some(h) = header {
+      segments[h].kind = Kind::Role;
+    }
+    for part in &m.parts {
+      let from = text.len();
+      let first_segment = segments.len();
+      match part {
+        Part::Text(t) | Part::Thinking(t) | Part::ToolResult { content: t, .. } => text.push_str(t),
+        Part::ToolCall { name, arguments, .. } => {
+          text.push_str("→ ");
+          text.push_str(name);
+          text.push(' ');
+          text.push_str(arguments);
+        }
+        Part::Other => continue,
+      }
+      text.push_str("\n\n");
+      if granularity == Granularity::Message {
+        continue;
+      }
+      // A tool call line is one unit, whatever the granularity.
+      let g = if matches!(part, Part::ToolCall { .. }) {
+        Granularity::Message
+      } else {
+        granularity
+      };
+      block = segment(&text[from..], from, i, g, &mut segments, block);
+      // Segments inside the message belong to its header's section.
+      for s in &mut segments[first_segment..] {
+        if s.heading.is_none() {
+          s.heading = header;
+        }
+      }
+      match part {
+        Part::Thinking(_) => internal_ranges.push((first_segment, segments.len())),
+        Part::ToolCall { id, .. } if first_segment < segments.len() => {
+          calls.insert(id.clone(), first_segment);
+        }
+        Part::ToolResult { call_id, .. } => results.push((first_segment, segments.len(), call_id.clone())),
+        _ => {}
+      }
+    }
+    if granularity == Granularity::Message {
+      block = segment(
+        &text[start..],
+        start,
+        i,
+        Granularity::Message,
+        &mut segments,
+        block,
+      );
+    }
+    regions.push(start..text.len());
+  }
+  let mut doc = Doc::new(Cow::Owned(text), segments);
+  let sanitizer = Sanitizer::default();
+  for region in regions {
+    mark_sanitized(&mut doc, region, &sanitizer);
+  }
+  for (a, b) in internal_ranges {
+    doc.internal[a..b].iter_mut().for_each(|x| *x = true);
+  }
+  for (a, b, id) in results {
+    if let Some(&call) = calls.get(&id) {
+      doc.companion[a..b].iter_mut().for_each(|c| *c = Some(call));
+    }
+  }
+  doc
+}
+
+/// Marks as internal every segment of `region` (one message, or the whole text) that
+/// a marker covers, even in part: an `[INTERNAL]` note, a `<thinking>` block, what
+/// an unclosed tag leaves to the end of the message. A segment is kept whole or not
+/// at all, so one that holds a marker goes whole (fail closed).
+fn mark_sanitized(doc: &mut Doc, region: Range<usize>, sanitizer: &Sanitizer) {
+  let (removals, _) = sanitizer.removals(&doc.text[region.clone()]);
+  mark_removed(doc, region, &removals);
+}
+
+/// `mark_sanitized` with the removals (relative to `region`) already found.
+fn mark_removed(doc: &mut Doc, region: Range<usize>, removals: &[Range<usize>]) {
+  if removals.is_empty() {
+    return;
+  }
+  let first = doc.segments.partition_point(|s| s.end <= region.start);
+  let mut r = 0;
+  for k in first..doc.segments.len() {
+    let s = &doc.segments[k];
+    if s.start >= region.end {
+      break;
+    }
+    let (a, b) = (s.start - region.start, s.end - region.start);
+    while r < removals.len() && removals[r].end <= a {
+      r += 1;
+    }
+    if removals.get(r).is_some_and(|x| x.start < b) {
+      doc.internal[k] = true;
+    }
+  }
+}

@@ -1,0 +1,964 @@
+use super::doc::{render, Doc};
+use super::messages::select_messages;
+use super::prepared::SCORED_SETS;
+use super::score::reference;
+use super::select::best_first;
+use super::*;
+use crate::core::message::{Part, REPLY_PRIMER};
+use crate::core::paths::{absolute_paths, file_of, named_files, under};
+use crate::core::segment::{Kind, Segment};
+use crate::core::tokens::count_tokens;
+
+const THREAD: &str = "# Plan\n\n- A.1 Validate the body of POST /users in src/api/users.ts.\n- A.2 Fix the memory leak in src/middleware/rate-limit.ts.\n- A.3 Update README.md for the v2 routes.\n\n## Users\n\nThe users route inserts whatever body it gets. Emails must be validated and lower-cased.\n\n## Rate limiter\n\nThe hits map never forgets idle clients, so memory grows.\n\n## Weather\n\nIt rained all week in the office town.";
+
+fn run(task: &str, options: Options) -> Extraction {
+  extract_text(THREAD, task, &options, &Cancel::new()).unwrap()
+}
+
+#[test]
+fn marked_content_is_dropped_as_internal() {
+  let text = "## Users\n\nEmails must be validated. [INTERNAL] the users route is a mess, do not say so.\n\n\
+<thinking>users route: maybe rewrite</thinking> The users route needs lower-cased emails.";
+  let e = extract_text(
+    text,
+    "validate emails in the users route",
+    &Options::default(),
+    &Cancel::new(),
+  )
+  .unwrap();
+  assert!(e.text.contains("Emails must be validated."), "{}", e.text);
+  assert!(
+    !e.text.contains("mess") && !e.text.contains("rewrite"),
+    "{}",
+    e.text
+  );
+  assert_eq!(
+    e.segments
+      .iter()
+      .filter(|s| s.dropped == Some(Reason::Internal))
+      .count(),
+    2
+  );
+}
+
+#[test]
+fn a_code_block_is_cut_only_when_it_alone_exceeds_the_budget() {
+  let mut block = String::from("```python\n");
+  for i in 0..200 {
+    block.push_str(&format!("def helper_{i}(x):\n    return x + {i}\n"));
+  }
+  block.push_str("def parse_header(line):\n    key, value = line.split(':', 1)\n    return key\n");
+  for i in 200..300 {
+    block.push_str(&format!("def helper_{i}(x):\n    return x * {i}\n"));
+  }
+  block.push_str("```");
+  let text =
+    format!("## Parser\n\nThe header parser lives in this module.\n\n{block}\n\n## Weather\n\nIt rained.");
+  let task = "fix parse_header when the header line has no value";
+  let block_tokens = count_tokens(&block, Encoding::O200kBase);
+  let e = |max: usize| {
+    let options = Options {
+      max_tokens: Some(max),
+      ..Options::default()
+    };
+    extract_text(&text, task, &options, &Cancel::new()).unwrap()
+  };
+  // Over budget: the lines about the task, cut at line ends, with elisions around.
+  let small = e(120);
+  assert!(small.extracted_tokens <= 120);
+  assert_eq!(
+    small.extracted_tokens,
+    count_tokens(&small.text, Encoding::O200kBase)
+  );
+  assert!(
+    small
+      .text
+      .contains("def parse_header(line):\n    key, value = line.split(':', 1)"),
+    "{}",
+    small.text
+  );
+  assert!(
+    !small.text.contains("helper_0(") && !small.text.contains("It rained"),
+    "{}",
+    small.text
+  );
+  for piece in small.text.split(DEFAULT_ELISION) {
+    assert!(text.contains(piece), "{piece:?}");
+  }
+  // A block the budget holds is never cut: it is kept whole.
+  let whole = e(block_tokens + 50);
+  assert!(whole.text.contains(&block), "{}", whole.text);
+}
+
+#[test]
+fn keeps_what_the_task_needs_in_order_and_drops_the_rest() {
+  let e = run(
+    "A.1 Validate the body of POST /users in src/api/users.ts",
+    Options::default(),
+  );
+  assert!(e.text.contains("A.1 Validate the body"));
+  assert!(e.text.contains("Emails must be validated"));
+  assert!(!e.text.contains("rained"));
+  let a = e.text.find("A.1").unwrap();
+  let b = e.text.find("Emails").unwrap();
+  assert!(a < b);
+  assert!(e.keywords.contains(&"src/api/users.ts".to_owned()));
+}
+
+#[test]
+fn a_budget_is_never_exceeded_and_is_a_cap_not_a_target() {
+  for budget in [0, 1, 5, 12, 30, 60, 10_000] {
+    let e = run(
+      "Validate emails in the users route",
+      Options {
+        max_tokens: Some(budget),
+        ..Options::default()
+      },
+    );
+    assert!(e.extracted_tokens <= budget);
+    assert_eq!(e.extracted_tokens, count_tokens(&e.text, Encoding::O200kBase));
+  }
+  let e = run(
+    "Validate emails in the users route",
+    Options {
+      max_tokens: Some(10_000),
+      ..Options::default()
+    },
+  );
+  assert!(
+    !e.text.contains("rained"),
+    "irrelevant text padded a generous budget"
+  );
+}
+
+#[test]
+fn sibling_content_is_dropped_and_the_plan_reduced_to_this_task() {
+  let options = Options {
+    sibling_tasks: vec![
+      "A.2 Fix the memory leak in src/middleware/rate-limit.ts".into(),
+      "A.3 Update README.md for the v2 routes".into(),
+    ],
+    ..Options::default()
+  };
+  let e = run(
+    "A.1 Validate the body of POST /users in src/api/users.ts",
+    options,
+  );
+  assert!(e.text.contains("A.1"));
+  assert!(!e.text.contains("A.2"), "{}", e.text);
+  assert!(!e.text.contains("A.3"), "{}", e.text);
+  assert!(!e.text.contains("hits map"), "{}", e.text);
+  assert!(e.segments.iter().any(|s| s.dropped == Some(Reason::Sibling)));
+}
+
+#[test]
+fn ownership_is_judged_on_each_task_s_own_scale() {
+  // A short, generic sibling finds itself in most paragraphs of a thread about queries;
+  // this task's long statement spreads over many terms. The note on this task's
+  // function is this task's, although the sibling's raw evidence there is higher (it
+  // says "query" twice): by its own measure, this task stands out there far more.
+  let task = "Union querysets with ordering break on derived columns: get_combinator_sql in \
+src/sql/compiler.py raises ORDER BY not allowed in subqueries of compound statements.";
+  let sibling = "Fix the query count";
+  let mut text =
+    String::from("get_combinator_sql builds the query of each part, then the query of the union.");
+  for k in 0..10 {
+    text.push_str(&format!(
+      "\n\nThe query count of report {k} is off: the query rows are counted twice."
+    ));
+  }
+  for line in [
+    "A union of values_list querysets ordered by a derived column fails.",
+    "The traceback says ORDER BY not allowed in subqueries of compound statements.",
+    "Union querysets keep their ordering only on plain columns.",
+  ] {
+    text.push_str("\n\n");
+    text.push_str(line);
+  }
+  let run = |task: &str, sibling: &str| {
+    extract_text(
+      &text,
+      task,
+      &Options {
+        sibling_tasks: vec![sibling.into()],
+        ..Options::default()
+      },
+      &Cancel::new(),
+    )
+    .unwrap()
+  };
+  let e = run(task, sibling);
+  assert!(e.text.contains("get_combinator_sql builds"), "{}", e.text);
+  assert!(!e.text.contains("counted twice"), "{}", e.text);
+  // From the sibling's side the same note is this task's, the counts the sibling's.
+  let e = run(sibling, task);
+  assert!(!e.text.contains("get_combinator_sql"), "{}", e.text);
+  assert!(e.text.contains("counted twice"), "{}", e.text);
+}
+
+#[test]
+fn output_is_source_text_and_elision_only_and_deterministic() {
+  let e = run(
+    "memory leak",
+    Options {
+      elision: " <cut> ".into(),
+      ..Options::default()
+    },
+  );
+  for piece in e.text.split(" <cut> ") {
+    assert!(THREAD.contains(piece), "{piece:?}");
+  }
+  assert_eq!(
+    e,
+    run(
+      "memory leak",
+      Options {
+        elision: " <cut> ".into(),
+        ..Options::default()
+      }
+    )
+  );
+}
+
+#[test]
+fn a_quoted_task_does_not_set_the_scale_for_everything_else() {
+  // The thread quotes the task; the note that names its file is faint beside that copy,
+  // but it is the best of the rest, and it is what the task needs.
+  let task = "Fix the memory leak in the rate limiter. The hits map in src/middleware/rate-limit.ts never forgets idle clients. Memory grows without bound under load. Evict idle clients after a timeout.";
+  let text = format!(
+    "{task}\n\nThe team looked at several things this week, the office move and the budget and the hiring, and one of them was a timeout in passing.\n\nIt rained all week in the office town."
+  );
+  let e = extract_text(&text, task, &Options::default(), &Cancel::new()).unwrap();
+  assert!(
+    e.text.contains("one of them was a timeout in passing"),
+    "{}",
+    e.text
+  );
+  assert!(!e.text.contains("rained"), "{}", e.text);
+  assert!(e.text.contains("never forgets idle clients"), "{}", e.text);
+}
+
+#[test]
+fn the_reference_is_the_best_outside_the_best_group() {
+  assert_eq!(reference(&[5.0, 4.0, 1.0, 2.0], &[0, 0, 1, 2]), 2.0);
+  assert_eq!(reference(&[5.0, 4.0], &[0, 0]), 5.0);
+  assert_eq!(reference(&[], &[]), 0.0);
+}
+
+fn thread() -> Vec<Message> {
+  let call = |id: &str, path: &str| Message {
+    role: "assistant".into(),
+    name: None,
+    parts: vec![Part::ToolCall {
+      id: id.into(),
+      name: "read_file".into(),
+      arguments: format!("{{\"path\":\"{path}\"}}"),
+    }],
+  };
+  let result = |id: &str, content: &str| Message {
+    role: "tool".into(),
+    name: None,
+    parts: vec![Part::ToolResult {
+      call_id: id.into(),
+      content: content.into(),
+    }],
+  };
+  vec![
+    Message::text("system", "You orchestrate subagents."),
+    Message::text(
+      "user",
+      "Harden the API: validate emails in users.ts and fix the rate limiter leak.",
+    ),
+    call("c1", "src/api/users.ts"),
+    result(
+      "c1",
+      "export function createUser(body) { return db.insert(body) }",
+    ),
+    call("c2", "src/middleware/rate-limit.ts"),
+    result("c2", "const hits = new Map() // never cleared"),
+    Message {
+      role: "assistant".into(),
+      name: None,
+      parts: vec![
+        Part::Thinking("The user seems annoyed; the email check is secret.".into()),
+        Part::Text("Emails go through createUser without any validation.".into()),
+      ],
+    },
+    Message::text("user", "Thanks."),
+  ]
+}
+
+fn run_messages(task: &str, options: Options) -> Extraction {
+  extract_messages(&thread(), task, &options, &Cancel::new()).unwrap()
+}
+
+#[test]
+fn messages_keep_tool_units_whole_and_never_pass_thinking() {
+  let e = run_messages(
+    "Validate emails in createUser (src/api/users.ts)",
+    Options::default(),
+  );
+  let kept = e.messages.clone().unwrap();
+  assert!(kept.contains(&0), "system kept by default: {kept:?}");
+  assert!(kept.contains(&2) && kept.contains(&3), "{kept:?}");
+  assert!(!kept.contains(&4) && !kept.contains(&5), "{kept:?}");
+  assert!(e.text.contains("createUser(body)"));
+  assert!(
+    e.text.contains("→ read_file {\"path\":\"src/api/users.ts\"}"),
+    "{}",
+    e.text
+  );
+  assert!(!e.text.contains("annoyed"));
+  assert!(e.segments.iter().any(|s| s.dropped == Some(Reason::Internal)));
+  // Every kept unit is whole: a call's result is kept with it and vice versa.
+  let msgs = thread();
+  for &i in &kept {
+    for p in &msgs[i].parts {
+      if let Part::ToolResult { call_id, .. } | Part::ToolCall { id: call_id, .. } = p {
+        let partner = msgs.iter().position(|m| {
+          m.parts.iter().any(|q| matches!(q, Part::ToolCall { id, .. } | Part::ToolResult { call_id: id, .. } if id == call_id))
+            && !std::ptr::eq(m, &msgs[i])
+        });
+        assert!(
+          partner.is_some_and(|j| kept.contains(&j)),
+          "unit of message {i} split: {kept:?}"
+        );
+      }
+    }
+  }
+}
+
+#[test]
+fn message_budgets_hold_for_the_text_and_the_messages() {
+  let msgs = thread();
+  for budget in [0, 10, 40, 80, 200] {
+    let e = run_messages(
+      "Validate emails in createUser",
+      Options {
+        max_tokens: Some(budget),
+        ..Options::default()
+      },
+    );
+    assert!(e.extracted_tokens <= budget);
+    let kept: Vec<Message> = e.messages.unwrap().into_iter().map(|i| msgs[i].clone()).collect();
+    let cost = crate::core::message::count_message_tokens(
+      &kept,
+      &mut Counter::new(Encoding::O200kBase),
+      &Cancel::new(),
+    );
+    assert!(cost.unwrap() <= budget.max(REPLY_PRIMER), "budget {budget}");
+  }
+}
+
+#[test]
+fn a_sibling_s_message_does_not_set_the_scale_of_relevance() {
+  // Message 1 is a sibling's (one of its segments is claimed), although its other
+  // segment scores high for this task too. It is never kept, so it must not raise the
+  // bar that message 2, faint beside message 0 but the best of the rest, has to clear.
+  let messages = vec![
+    Message::text("user", "alpha"),
+    Message::text("user", "beta gamma"),
+    Message::text("user", "delta"),
+  ];
+  let text = "alpha\n\nbeta gamma\n\ndelta".to_owned();
+  let segment = |start: usize, end: usize, message: usize| Segment {
+    start,
+    end,
+    kind: Kind::Text,
+    block: message,
+    heading: None,
+    message,
+  };
+  let doc = Doc::new(
+    text.into(),
+    vec![
+      segment(0, 5, 0),
+      segment(7, 11, 1),
+      segment(12, 17, 1),
+      segment(19, 24, 2),
+    ],
+  );
+  let scores = [(3.0, false), (2.0, false), (0.5, true), (0.3, false)];
+  let kept = select_messages(&messages, &[10; 3], &scores, &doc, &Options::default());
+  assert_eq!(kept, vec![0, 2]);
+}
+
+#[test]
+fn a_tight_budget_names_every_file_before_more_of_one() {
+  // Eight rounds of tool calls on the central file outscore the one call that opens the
+  // other file the task touched; the budget holds eight units. The best of the rounds
+  // comes first, then the other file, then the rest of the rounds by score.
+  let mut paths: Vec<&str> = vec!["/repo/src/parser.rs"; 8];
+  paths.push("/repo/src/lexer.rs");
+  let messages: Vec<Message> = paths
+    .iter()
+    .enumerate()
+    .flat_map(|(k, path)| {
+      let id = format!("c{k}");
+      [
+        Message {
+          role: "assistant".into(),
+          name: None,
+          parts: vec![Part::ToolCall {
+            id: id.clone(),
+            name: "view".into(),
+            arguments: format!("{{\"path\":\"{path}\"}}"),
+          }],
+        },
+        Message {
+          role: "tool".into(),
+          name: None,
+          parts: vec![Part::ToolResult {
+            call_id: id,
+            content: format!("round {k}"),
+          }],
+        },
+      ]
+    })
+    .collect();
+  let doc = render(&messages, Granularity::Message);
+  let unit_score = |k: usize| if k < 8 { 3.0 - 0.1 * k as f32 } else { 1.0 };
+  let scores: Vec<(f32, bool)> = doc
+    .segments
+    .iter()
+    .map(|s| (unit_score(s.message / 2), false))
+    .collect();
+  let select = |tokens: &[usize], budget: usize| {
+    let options = Options {
+      max_tokens: Some(REPLY_PRIMER + budget),
+      ..Options::default()
+    };
+    let kept = select_messages(&messages, tokens, &scores, &doc, &options);
+    let units: Vec<usize> = kept.iter().step_by(2).map(|i| i / 2).collect();
+    assert_eq!(kept.len(), 2 * units.len(), "units whole: {kept:?}");
+    units
+  };
+  assert_eq!(select(&[5; 18], 80), vec![0, 1, 2, 3, 4, 5, 6, 8]);
+  // With room for all, nothing changes: everything that qualifies is kept.
+  assert_eq!(select(&[5; 18], 90), (0..9).collect::<Vec<_>>());
+  // A unit that would take over half the budget is not taken for its file alone.
+  let mut tokens = [5; 18];
+  tokens[16] = 25;
+  tokens[17] = 20;
+  assert_eq!(select(&tokens, 80), (0..8).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_tight_budget_names_every_file_the_calls_act_on_in_the_text_too() {
+  let call = |id: &str, path: &str| Message {
+    role: "assistant".into(),
+    name: None,
+    parts: vec![Part::ToolCall {
+      id: id.into(),
+      name: "grep".into(),
+      arguments: format!("{{\"pattern\":\"parse_expr\",\"path\":\"{path}\"}}"),
+    }],
+  };
+  let result = |id: &str, content: String| Message {
+    role: "tool".into(),
+    name: None,
+    parts: vec![Part::ToolResult {
+      call_id: id.into(),
+      content,
+    }],
+  };
+  let mut messages = vec![Message::text(
+    "user",
+    "Fix the crash in parse_expr on nested brackets.",
+  )];
+  for k in 0..6 {
+    let id = format!("p{k}");
+    messages.push(call(&id, "/repo/src/parser.rs"));
+    messages.push(result(
+      &id,
+      format!("fn parse_expr() crashes on nested brackets, attempt {k}: the parse_expr stack overflows"),
+    ));
+  }
+  messages.push(call("l", "/repo/src/lexer.rs"));
+  messages.push(result("l", "parse_expr reads bracket tokens".into()));
+  let task = "Fix the crash in parse_expr on nested brackets";
+  let options = Options {
+    max_tokens: Some(120),
+    keep_system: false,
+    ..Options::default()
+  };
+  let e = extract_messages(&messages, task, &options, &Cancel::new()).unwrap();
+  assert!(e.extracted_tokens <= 120);
+  assert!(e.text.contains("src/lexer.rs"), "{}", e.text);
+  assert!(e.text.contains("parse_expr stack overflows"), "{}", e.text);
+}
+
+/// A tool call (`name`, `arguments`) and its result, as two messages.
+fn tool_round(id: &str, name: &str, arguments: String, result: &str) -> [Message; 2] {
+  [
+    Message {
+      role: "assistant".into(),
+      name: None,
+      parts: vec![Part::ToolCall {
+        id: id.into(),
+        name: name.into(),
+        arguments,
+      }],
+    },
+    Message {
+      role: "tool".into(),
+      name: None,
+      parts: vec![Part::ToolResult {
+        call_id: id.into(),
+        content: result.into(),
+      }],
+    },
+  ]
+}
+
+/// Two agents' work interleaved: this task's on the parser, a sibling's on the logger.
+fn two_agents(parser_edit: &str) -> (Vec<Message>, &'static str, Options) {
+  let task = "Fix the crash in parse_expr on nested brackets";
+  let sibling = "Add colour output to the logger, one colour per level";
+  let mut messages = vec![Message::text("system", "You are a coding agent.")];
+  for k in 0..4 {
+    messages.extend(tool_round(
+      &format!("p{k}"),
+      "grep",
+      "{\"pattern\":\"parse_expr\",\"path\":\"/repo/src/parser.rs\"}".into(),
+      &format!("parse_expr crashes on nested brackets: the bracket stack of parse_expr overflows ({k})"),
+    ));
+    messages.extend(tool_round(
+      &format!("l{k}"),
+      "grep",
+      "{\"pattern\":\"colour\",\"path\":\"/repo/src/logger.rs\"}".into(),
+      &format!(
+        "the logger writes every level without colour; colour output needs one colour per level ({k})"
+      ),
+    ));
+  }
+  messages.extend(tool_round(
+    "e",
+    "edit",
+    format!("{{\"path\":\"/repo/src/parser.rs\",\"old\":\"depth\",\"new\":\"{parser_edit}\"}}"),
+    "The edit was applied.",
+  ));
+  let options = Options {
+    sibling_tasks: vec![sibling.into()],
+    keep_system: false,
+    ..Options::default()
+  };
+  (messages, task, options)
+}
+
+#[test]
+fn a_call_on_a_file_this_task_owns_is_kept_though_its_line_says_little() {
+  // The edit's line shares no word with the task, only the path the rounds that name
+  // parse_expr again and again act on: it is far below them in relevance. But it acts
+  // on the file this task's calls keep returning to, and no sibling's evidence is there.
+  let (messages, task, options) = two_agents("depth + 1");
+  let e = extract_messages(&messages, task, &options, &Cancel::new()).unwrap();
+  assert!(e.text.contains("depth + 1"), "{}", e.text);
+  assert!(!e.text.contains("logger.rs"), "{}", e.text);
+  // Without siblings, relevance alone decides: the faint line stays out.
+  let alone = Options {
+    sibling_tasks: Vec::new(),
+    ..options
+  };
+  let e = extract_messages(&messages, task, &alone, &Cancel::new()).unwrap();
+  assert!(!e.text.contains("depth + 1"), "{}", e.text);
+}
+
+#[test]
+fn a_call_is_named_unless_a_sibling_claims_its_whole_unit() {
+  // A tight budget names each file this task's calls act on. The call on the lexer
+  // returned one sentence on the sibling's logger among this task's own text: the
+  // unit, line and result together, is still this task's, so the lexer is named.
+  let (mut messages, task, mut options) = two_agents("depth + 1");
+  for k in 0..4 {
+    messages.extend(tool_round(
+      &format!("q{k}"),
+      "grep",
+      "{\"pattern\":\"parse_expr\",\"path\":\"/repo/src/parser.rs\"}".into(),
+      &format!("parse_expr recurses into nested brackets without a depth limit: round {k} of parse_expr"),
+    ));
+  }
+  messages.extend(tool_round(
+    "x",
+    "grep",
+    "{\"pattern\":\"parse_expr\",\"path\":\"/repo/src/lexer.rs\"}".into(),
+    "The lexer hands parse_expr one token per bracket. Nested brackets come as nested tokens. \
+     parse_expr crashes when the brackets nest deeply. Each level gets its colour.",
+  ));
+  options.max_tokens = Some(110);
+  let e = extract_messages(&messages, task, &options, &Cancel::new()).unwrap();
+  assert!(e.extracted_tokens <= 110);
+  assert!(e.text.contains("src/lexer.rs"), "{}", e.text);
+  assert!(!e.text.contains("logger"), "{}", e.text);
+}
+
+#[test]
+fn a_tool_unit_is_a_sibling_s_whole_when_any_of_its_segments_is() {
+  // The sibling's call on its logger returned a sentence that names this task's
+  // function among its own: line by line, that sentence is this task's; but it is the
+  // sibling's work, and goes with the rest of its unit.
+  let (mut messages, task, options) = two_agents("depth + 1");
+  messages.extend(tool_round(
+    "s",
+    "grep",
+    "{\"pattern\":\"level\",\"path\":\"/repo/src/logger.rs\"}".into(),
+    "The logger prints one colour per level. Its level table is read before parse_expr handles nested brackets. \
+     Colour output is off by default.",
+  ));
+  let e = extract_messages(&messages, task, &options, &Cancel::new()).unwrap();
+  assert!(e.text.contains("depth + 1"), "{}", e.text);
+  assert!(!e.text.contains("level table"), "{}", e.text);
+  let doc = render(&messages, Granularity::Sentence);
+  let at = doc.text.find("Its level table").unwrap();
+  let i = doc
+    .segments
+    .iter()
+    .position(|s| s.start <= at && at < s.end)
+    .unwrap();
+  assert_eq!(e.segments[i].dropped, Some(Reason::Sibling));
+}
+
+#[test]
+fn each_file_this_task_owns_is_named_though_its_call_line_matches_a_sibling() {
+  // The call on the lexer says `colour` (the sibling's word), but its result is all
+  // this task's: the unit and the file are this task's. Its line names the lexer; its
+  // result, which a sibling's line came with, stays out.
+  let (mut messages, task, options) = two_agents("depth + 1");
+  messages.extend(tool_round(
+    "x",
+    "grep",
+    "{\"pattern\":\"colour\",\"path\":\"/repo/src/lexer.rs\"}".into(),
+    "The lexer hands parse_expr one token per bracket; parse_expr crashes on nested brackets.",
+  ));
+  let e = extract_messages(&messages, task, &options, &Cancel::new()).unwrap();
+  assert!(e.text.contains("src/lexer.rs"), "{}", e.text);
+  assert!(!e.text.contains("src/logger.rs"), "{}", e.text);
+}
+
+#[test]
+fn a_call_under_a_directory_only_a_sibling_s_statement_names_is_the_sibling_s() {
+  // One code base in two versions, a task on each. The sibling's call on its copy of
+  // the parser reads like this task's work, word for word; only the messages that set
+  // the tasks say which copy is whose.
+  let task = "Fix the crash in parse_expr on nested brackets";
+  let sibling = "Update the changelog for the next release";
+  let mut messages = vec![
+    Message::text("user", &format!("Work in /work/app-v2.\n\n{task}")),
+    Message::text("user", &format!("Work in /work/app-v1.\n\n{sibling}")),
+  ];
+  for (id, dir) in [("a", "app-v2"), ("b", "app-v1")] {
+    messages.extend(tool_round(
+      id,
+      "view",
+      format!("{{\"path\":\"/work/{dir}/src/parser.rs\"}}"),
+      &format!("parse_expr crashes on nested brackets in {dir}"),
+    ));
+  }
+  let options = Options {
+    sibling_tasks: vec![sibling.into()],
+    ..Options::default()
+  };
+  let e = extract_messages(&messages, task, &options, &Cancel::new()).unwrap();
+  assert!(e.text.contains("in app-v2"), "{}", e.text);
+  assert!(!e.text.contains("app-v1/src"), "{}", e.text);
+  assert!(!e.text.contains("in app-v1"), "{}", e.text);
+  // A thread that does not quote this task says nothing of where it works: both
+  // copies' work reads as this task's.
+  let unquoted = &messages[1..];
+  let e = extract_messages(unquoted, task, &options, &Cancel::new()).unwrap();
+  assert!(
+    e.text.contains("in app-v2") && e.text.contains("in app-v1"),
+    "{}",
+    e.text
+  );
+}
+
+#[test]
+fn anchors_name_absolute_directories() {
+  let text = "Work in /work/app-v2. See /work/app-v2/src/a.rs, src/b.rs and /tmp or /x/y/.";
+  let paths: Vec<&str> = absolute_paths(text).collect();
+  assert_eq!(paths, vec!["/work/app-v2", "/work/app-v2/src/a.rs", "/x/y"]);
+  assert!(under("/work/app-v2/src/a.rs", "/work/app-v2") && under("/work/app-v2", "/work/app-v2"));
+  assert!(!under("/work/app-v20/a.rs", "/work/app-v2"));
+}
+
+#[test]
+fn named_files_are_paths_by_their_last_two_components() {
+  let text = "Edit /repo/src/api/users.ts, then see src/api/users.ts:12 and \"lib/a.b.c.rs\"; \
+              not e.g. this. or a/b or ./x/.hidden or https://example.org/docs/page.html.";
+  let files: Vec<&str> = named_files(text).collect();
+  assert_eq!(
+    files,
+    vec!["api/users.ts", "api/users.ts", "lib/a.b.c.rs", "docs/page.html"]
+  );
+}
+
+#[test]
+fn keep_recent_and_keep_system_are_honoured() {
+  let e = run_messages(
+    "rate limiter leak",
+    Options {
+      keep_recent: 1,
+      keep_system: false,
+      ..Options::default()
+    },
+  );
+  let kept = e.messages.unwrap();
+  assert!(kept.contains(&7) && !kept.contains(&0), "{kept:?}");
+  assert!(e.text.contains("Thanks."));
+}
+
+proptest::proptest! {
+  /// `named_files` reads the same words as splitting the text at every character that
+  /// cannot be in a path.
+  #[test]
+  fn named_files_reads_every_path_word(text in "([a-z_./ -]|\\PC){0,60}") {
+    let path_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/');
+    let plain: Vec<&str> = text.split(|c: char| !path_char(c)).filter_map(file_of).collect();
+    proptest::prop_assert_eq!(named_files(&text).collect::<Vec<_>>(), plain);
+  }
+
+  /// `best_first` orders as comparing forced, then score (`total_cmp`, best first),
+  /// then index: for any scores, negative zero, infinities and NaNs included.
+  #[test]
+  fn best_first_orders_as_the_comparison(
+    rows in proptest::collection::vec(
+      (
+        proptest::bool::ANY,
+        proptest::prop_oneof![
+          proptest::num::f32::ANY,
+          proptest::sample::select(vec![0.0f32, -0.0, 1.0, -1.0, f32::NAN, -f32::NAN, f32::INFINITY]),
+        ],
+      ),
+      0..40,
+    ),
+    picked in proptest::collection::vec(proptest::bool::ANY, 40),
+  ) {
+    let forced: Vec<bool> = rows.iter().map(|r| r.0).collect();
+    let own: Vec<f32> = rows.iter().map(|r| r.1).collect();
+    let mut candidates: Vec<usize> = (0..rows.len()).filter(|&i| picked[i]).collect();
+    let mut expected = candidates.clone();
+    expected.sort_by(|&a, &b| forced[b].cmp(&forced[a]).then(own[b].total_cmp(&own[a])).then(a.cmp(&b)));
+    best_first(&mut candidates, &forced, &own);
+    proptest::prop_assert_eq!(candidates, expected);
+  }
+}
+
+mod prepared {
+  use super::*;
+  use proptest::prelude::*;
+
+  const WORDS: [&str; 16] = [
+    "users",
+    "src/api/users.ts",
+    "emails",
+    "validate",
+    "rate",
+    "limiter",
+    "`hits`",
+    "memory",
+    "leak",
+    "README.md",
+    "routes",
+    "A.1",
+    "A.2",
+    "the",
+    "cache",
+    "createUser",
+  ];
+
+  /// Text of paragraphs, headings, list items and code blocks made of `WORDS`.
+  fn text_of(blocks: &[(u8, Vec<usize>)]) -> String {
+    let mut out = String::new();
+    for (kind, words) in blocks {
+      let body: Vec<&str> = words.iter().map(|&w| WORDS[w]).collect();
+      match kind % 4 {
+        0 => out.push_str(&format!("## {}\n\n", body.join(" "))),
+        1 => out.push_str(&format!("- {}\n", body.join(" "))),
+        2 => out.push_str(&format!("```\n{}\n```\n\n", body.join(" "))),
+        _ => out.push_str(&format!("{}. {}.\n\n", body.join(" "), body.join(" "))),
+      }
+    }
+    out
+  }
+
+  fn blocks() -> impl Strategy<Value = Vec<(u8, Vec<usize>)>> {
+    proptest::collection::vec(
+      (0u8..4, proptest::collection::vec(0usize..WORDS.len(), 1..8)),
+      0..14,
+    )
+  }
+
+  fn options() -> impl Strategy<Value = Options> {
+    (
+      proptest::option::of(0usize..200),
+      proptest::collection::vec(proptest::collection::vec(0usize..WORDS.len(), 1..5), 0..3),
+      0usize..3,
+      0usize..3,
+      any::<bool>(),
+    )
+      .prop_map(|(max_tokens, siblings, g, keep_recent, keep_system)| Options {
+        max_tokens,
+        sibling_tasks: siblings
+          .iter()
+          .map(|s| s.iter().map(|&w| WORDS[w]).collect::<Vec<_>>().join(" "))
+          .collect(),
+        granularity: [
+          Granularity::Sentence,
+          Granularity::Paragraph,
+          Granularity::Message,
+        ][g],
+        keep_recent,
+        keep_system,
+        ..Options::default()
+      })
+  }
+
+  /// Each task of a set keeps its own text and none of its siblings', whichever task
+  /// asks and in whatever order it names the others.
+  #[test]
+  fn each_task_of_a_set_gets_its_own_row() {
+    let text = "Validate emails in src/api/users.ts before saving a user.\n\nThe rate limiter counts `hits` per minute.\n\nThe memory leak comes from the routes cache.\n";
+    let tasks = [
+      "validate emails in users.ts",
+      "rate limiter hits",
+      "memory leak in the routes cache",
+    ];
+    let own = ["Validate emails", "rate limiter", "memory leak"];
+    let cancel = Cancel::new();
+    let prepared = Prepared::text(text, Encoding::default(), Granularity::Paragraph, &cancel).unwrap();
+    for reversed in [false, true] {
+      for i in 0..tasks.len() {
+        let mut sibling_tasks: Vec<String> = (0..tasks.len())
+          .filter(|&j| j != i)
+          .map(|j| tasks[j].to_string())
+          .collect();
+        if reversed {
+          sibling_tasks.reverse();
+        }
+        let options = Options {
+          sibling_tasks,
+          ..Options::default()
+        };
+        for e in [
+          prepared.extract(tasks[i], &options, &cancel).unwrap(),
+          extract_text(text, tasks[i], &options, &cancel).unwrap(),
+        ] {
+          for (j, o) in own.iter().enumerate() {
+            assert_eq!(e.text.contains(o), i == j, "task {i} ({reversed}): {:?}", e.text);
+          }
+        }
+      }
+    }
+  }
+
+  /// Spawns of one batch extracting from one prepared thread at once: one scores the
+  /// set of tasks, the others wait for its scores; all get what one-shot extraction gives.
+  #[test]
+  fn concurrent_batch_extracts_as_one_shot() {
+    let thread = super::thread();
+    let tasks = [
+      "validate emails in src/api/users.ts",
+      "fix the rate limiter",
+      "the memory leak in the cache",
+      "README.md routes",
+    ];
+    let cancel = Cancel::new();
+    let prepared = Prepared::messages(
+      thread.clone(),
+      Encoding::default(),
+      Granularity::Sentence,
+      &cancel,
+    )
+    .unwrap();
+    let options = |i: usize| Options {
+      max_tokens: Some(60),
+      sibling_tasks: tasks
+        .iter()
+        .enumerate()
+        .filter(|&(j, _)| j != i)
+        .map(|(_, t)| t.to_string())
+        .collect(),
+      ..Options::default()
+    };
+    let want: Vec<Extraction> = (0..tasks.len())
+      .map(|i| extract_messages(&thread, tasks[i], &options(i), &cancel).unwrap())
+      .collect();
+    std::thread::scope(|scope| {
+      let spawns: Vec<_> = (0..tasks.len())
+        .map(|i| {
+          let (prepared, options) = (&prepared, &options);
+          scope.spawn(move || prepared.extract(tasks[i], &options(i), &Cancel::new()).unwrap())
+        })
+        .collect();
+      for (i, spawn) in spawns.into_iter().enumerate() {
+        assert_eq!(spawn.join().unwrap(), want[i]);
+      }
+    });
+  }
+
+  proptest! {
+    #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
+
+    /// A prepared thread extracts exactly what one-shot extraction does.
+    #[test]
+    fn text_extracts_as_one_shot(blocks in blocks(), task in proptest::collection::vec(0usize..WORDS.len(), 1..6), options in options()) {
+      let text = text_of(&blocks);
+      let task: Vec<&str> = task.iter().map(|&w| WORDS[w]).collect();
+      let task = task.join(" ");
+      let cancel = Cancel::new();
+      let prepared = Prepared::text(&text, options.encoding, options.granularity, &cancel).unwrap();
+      prop_assert_eq!(prepared.tokens(), count_tokens(&text, options.encoding));
+      prop_assert_eq!(prepared.extract(&task, &options, &cancel).unwrap(), extract_text(&text, &task, &options, &cancel).unwrap());
+    }
+
+    /// The spawns of a batch: each task with the others as siblings, in any order, asked
+    /// again (the scores of the set are kept), and after more sets than are kept.
+    #[test]
+    fn batches_extract_as_one_shot(blocks in blocks(), tasks in proptest::collection::vec(proptest::collection::vec(0usize..WORDS.len(), 1..5), 1..4), max_tokens in proptest::option::of(0usize..200)) {
+      let text = text_of(&blocks);
+      let tasks: Vec<String> = tasks.iter().map(|t| t.iter().map(|&w| WORDS[w]).collect::<Vec<_>>().join(" ")).collect();
+      let cancel = Cancel::new();
+      let prepared = Prepared::text(&text, Encoding::default(), Granularity::Sentence, &cancel).unwrap();
+      let spawn = |i: usize, reversed: bool| {
+        let mut sibling_tasks: Vec<String> = tasks.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, t)| t.clone()).collect();
+        if reversed {
+          sibling_tasks.reverse();
+        }
+        let options = Options { max_tokens, sibling_tasks, ..Options::default() };
+        (prepared.extract(&tasks[i], &options, &cancel).unwrap(), extract_text(&text, &tasks[i], &options, &cancel).unwrap())
+      };
+      for round in 0..2 {
+        for i in 0..tasks.len() {
+          let (got, want) = spawn(i, round == 1);
+          prop_assert_eq!(got, want);
+        }
+        // More sets than a prepared thread keeps: a task each, alone.
+        for k in 0..=SCORED_SETS {
+          let task = format!("{} {}", tasks[k % tasks.len()], WORDS[k]);
+          let options = Options { max_tokens, ..Options::default() };
+          prop_assert_eq!(prepared.extract(&task, &options, &cancel).unwrap(), extract_text(&text, &task, &options, &cancel).unwrap());
+        }
+      }
+    }
+
+    #[test]
+    fn messages_extract_as_one_shot(messages in proptest::collection::vec((0usize..4, blocks()), 0..8), task in proptest::collection::vec(0usize..WORDS.len(), 1..6), options in options()) {
+      let mut thread: Vec<Message> = messages
+        .iter()
+        .map(|(role, blocks)| Message::text(["system", "user", "assistant", "tool"][*role], &text_of(blocks)))
+        .collect();
+      thread.extend(super::thread());
+      let task: Vec<&str> = task.iter().map(|&w| WORDS[w]).collect();
+      let task = task.join(" ");
+      let cancel = Cancel::new();
+      let prepared = Prepared::messages(thread.clone(), options.encoding, options.granularity, &cancel).unwrap();
+      let whole = extract_messages(&thread, &task, &options, &cancel).unwrap();
+      prop_assert_eq!(&prepared.extract(&task, &options, &cancel).unwrap(), &whole);
+      // Without the whole messages, the same text, segments and counts.
+      let text_only = Extraction { messages: None, ..whole };
+      prop_assert_eq!(&prepared.extract_as_text(&task, &options, &cancel).unwrap(), &text_only);
+      prop_assert_eq!(&extract_messages_as_text(&thread, &task, &options, &cancel).unwrap(), &text_only);
+    }
+  }
+}

@@ -1,0 +1,159 @@
+//! Whose each tool call is, judged on its unit and its files (see the module above).
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::anchors::foreign_units;
+use super::{claimed, owned, Relative};
+use crate::core::paths::named_files;
+use crate::core::segment::Segment;
+
+/// Whose each tool call is, judged on more than its line (see `ownership`): on its
+/// unit, the line with its result, and on its files, every unit whose call names one.
+pub struct CallOwnership<'a> {
+  /// The call line of every call that has a result, in order.
+  pub lines: Vec<usize>,
+  /// Per call line: its unit (an index into `lines` and `files`).
+  unit_of: FxHashMap<usize, usize>,
+  /// Per unit: the files its call names, each once.
+  files: Vec<Vec<&'a str>>,
+  /// The files this task owns: over every call that names one, it finds more of itself
+  /// than any sibling does.
+  owned_files: FxHashSet<&'a str>,
+  /// Per segment (meaningful on call lines): a sibling claims the unit.
+  unit_claimed: Vec<bool>,
+  /// Per segment: this task owns the unit and a file the call names.
+  lifted: Vec<bool>,
+  /// Per segment (meaningful on call lines): the call works only under directories
+  /// that a sibling's statement names and this task's does not (`foreign_units`).
+  foreign: Vec<bool>,
+}
+
+impl<'a> CallOwnership<'a> {
+  /// `segments` of `text`, and per segment the call line its tool result comes with
+  /// (`companion`); `statements[0]` is this task's, the rest its siblings'.
+  pub fn of(
+    text: &'a str,
+    segments: &[Segment],
+    companion: &[Option<usize>],
+    statements: &[&str],
+    evidence: &[Vec<f32>],
+  ) -> Self {
+    let n = segments.len();
+    let relative = Relative::new(evidence);
+    let tasks = relative.tasks();
+    // Units: a call line and its result's segments, summed per task.
+    let mut unit_of: FxHashMap<usize, usize> = FxHashMap::default();
+    let mut lines = Vec::new();
+    let mut sums: Vec<Vec<f32>> = Vec::new();
+    for (i, c) in companion.iter().enumerate() {
+      let Some(c) = *c else { continue };
+      let u = *unit_of.entry(c).or_insert_with(|| {
+        lines.push(c);
+        let mut s = vec![0.0; tasks];
+        relative.add_to(&mut s, c);
+        sums.push(s);
+        sums.len() - 1
+      });
+      relative.add_to(&mut sums[u], i);
+    }
+    let foreign_unit = foreign_units(segments, text, statements, &lines);
+    // Files: every unit whose call names the file, each unit once per file; a unit
+    // foreign to this task counts for no one.
+    let mut files: Vec<Vec<&str>> = Vec::with_capacity(lines.len());
+    let mut file_sums: FxHashMap<&str, Vec<f32>> = FxHashMap::default();
+    for (u, &c) in lines.iter().enumerate() {
+      let seg = &segments[c];
+      let mut named: Vec<&str> = named_files(&text[seg.start..seg.end]).collect();
+      named.sort_unstable();
+      named.dedup();
+      for &f in named.iter().filter(|_| !foreign_unit[u]) {
+        let s = file_sums.entry(f).or_insert_with(|| vec![0.0; tasks]);
+        for (a, b) in s.iter_mut().zip(&sums[u]) {
+          *a += b;
+        }
+      }
+      files.push(named);
+    }
+    let owned_files: FxHashSet<&str> = file_sums
+      .into_iter()
+      .filter_map(|(f, sums)| owned(&sums).then_some(f))
+      .collect();
+    let mut unit_claimed = vec![false; n];
+    let mut lifted = vec![false; n];
+    let mut foreign = vec![false; n];
+    for (u, &c) in lines.iter().enumerate() {
+      foreign[c] = foreign_unit[u];
+      unit_claimed[c] = foreign_unit[u] || claimed(&sums[u]);
+      lifted[c] = !foreign_unit[u] && owned(&sums[u]) && files[u].iter().any(|f| owned_files.contains(f));
+    }
+    Self {
+      lines,
+      unit_of,
+      files,
+      owned_files,
+      unit_claimed,
+      lifted,
+      foreign,
+    }
+  }
+
+  /// A tool unit is one piece of work, whole: when a sibling claims any of its segments
+  /// (`claims`, per segment), it claims them all, as a whole message is a sibling's when
+  /// any of its segments is (`select_messages`). A sibling's edit of a file both tasks
+  /// work on otherwise leaks line by line: the lines that name the shared code match
+  /// this task as well as the sibling's. Only the line of a call this task owns on a file
+  /// it owns (`lifted`) is spared: it names what this task works on.
+  pub fn claim_units(&self, companion: &[Option<usize>], claims: &mut [bool]) {
+    // Per call line: a sibling claims a segment of its unit, or the unit is foreign.
+    let mut unit_claimed = self.foreign.clone();
+    for (i, c) in companion.iter().enumerate() {
+      if let Some(c) = *c {
+        unit_claimed[c] |= claims[i] || claims[c];
+      }
+    }
+    for (i, c) in companion.iter().enumerate() {
+      if let Some(c) = *c {
+        claims[i] |= unit_claimed[c];
+      }
+    }
+    for &c in &self.lines {
+      claims[c] |= unit_claimed[c] && !self.lifted[c];
+    }
+  }
+
+  /// For each file this task owns, the cheapest line (by `cost`) of a call on it that
+  /// this task owns, each line once, in order.
+  pub fn naming_lines(&self, cost: impl Fn(usize) -> usize) -> Vec<usize> {
+    let mut best: FxHashMap<&str, usize> = FxHashMap::default();
+    for (&c, files) in self.lines.iter().zip(&self.files) {
+      if !self.lifted[c] {
+        continue;
+      }
+      for f in files {
+        if self.owned_files.contains(f) {
+          let line = best.entry(f).or_insert(c);
+          if cost(c) < cost(*line) {
+            *line = c;
+          }
+        }
+      }
+    }
+    let mut lines: Vec<usize> = best.into_values().collect();
+    lines.sort_unstable();
+    lines.dedup();
+    lines
+  }
+
+  /// The files the call on `line` names.
+  pub fn files(&self, line: usize) -> &[&'a str] {
+    self.unit_of.get(&line).map_or(&[], |&u| &self.files[u])
+  }
+
+  pub fn claimed(&self, line: usize) -> bool {
+    self.unit_claimed[line]
+  }
+
+  pub fn lifted(&self, line: usize) -> bool {
+    self.lifted[line]
+  }
+}
