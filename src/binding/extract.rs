@@ -15,8 +15,6 @@ use crate::core::extract::{
 use crate::core::message::Message;
 use crate::core::segment::Granularity;
 
-const GRANULARITIES: [&str; 3] = ["message", "paragraph", "sentence"];
-
 /// What the native call returns: plain data and typed arrays with one entry per
 /// segment, which cross the boundary cheaply (a million-token thread has ~70,000
 /// segments; building that many objects property by property from Rust costs more
@@ -30,7 +28,7 @@ pub struct NativeExtraction {
   pub keywords: Vec<String>,
   pub scores: Float64Array,
   pub tokens: Uint32Array,
-  /// Per segment: 0 kept, else why it was dropped (1 irrelevant, 2 sibling, 3 budget, 4 internal).
+  /// Per segment: 0 kept, else why it was dropped (`Reason::code`).
   pub dropped: Uint8Array,
   pub original_tokens: u32,
   pub extracted_tokens: u32,
@@ -74,11 +72,9 @@ fn read(
     sibling_tasks: call.strings_option(&o, "siblingTasks")?,
     keep_system: call.bool_option(&o, "keepSystem", defaults.keep_system)?,
     keep_recent: call.count_option(&o, "keepRecent")?.unwrap_or(0),
-    granularity: match call.choice_option(&o, "granularity", &GRANULARITIES)? {
-      Some(0) => Granularity::Message,
-      Some(1) => Granularity::Paragraph,
-      _ => Granularity::Sentence,
-    },
+    granularity: call
+      .choice_option(&o, "granularity", &Granularity::NAMED.map(|(_, name)| name))?
+      .map_or(defaults.granularity, |k| Granularity::NAMED[k].0),
     elision: call.string_option(&o, "elision")?.unwrap_or(defaults.elision),
   };
   // `audit` only shapes the result, which the package entry builds; check it here.
@@ -97,13 +93,6 @@ fn run(request: &Request, cancel: &Cancel) -> std::result::Result<NativeExtracti
 }
 
 fn native(e: Extraction, duration_ms: f64) -> NativeExtraction {
-  let code = |r: Option<Reason>| match r {
-    None => 0,
-    Some(Reason::Irrelevant) => 1,
-    Some(Reason::Sibling) => 2,
-    Some(Reason::Budget) => 3,
-    Some(Reason::Internal) => 4,
-  };
   NativeExtraction {
     relevant_message_indices: e
       .messages
@@ -111,7 +100,7 @@ fn native(e: Extraction, duration_ms: f64) -> NativeExtraction {
     keywords: e.keywords,
     scores: Float64Array::new(e.segments.iter().map(|s| s.score as f64).collect()),
     tokens: Uint32Array::new(e.segments.iter().map(|s| s.tokens as u32).collect()),
-    dropped: Uint8Array::new(e.segments.iter().map(|s| code(s.dropped)).collect()),
+    dropped: Uint8Array::new(e.segments.iter().map(|s| Reason::code(s.dropped)).collect()),
     original_tokens: e.original_tokens as u32,
     extracted_tokens: e.extracted_tokens as u32,
     duration_ms,

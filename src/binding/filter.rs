@@ -7,7 +7,7 @@ use super::args::{checked, Call, Checked, Signal};
 use super::messages::read_messages;
 use super::task::{as_is, job, Job};
 use crate::core::cancel::{Cancel, Cancelled};
-use crate::core::filter::{filter_result, transcript_result, FilterOptions, DEFAULT_MIN_RELEVANCE};
+use crate::core::filter::{filter_result, transcript_result, FilterOptions, DEFAULT_RESULT_MIN_RELEVANCE};
 
 #[napi(object)]
 pub struct Citation {
@@ -73,7 +73,7 @@ fn read(
     encoding: call.encoding(&o)?,
     min_relevance: call
       .number_option(&o, "minRelevance", 0.0, 1.0)?
-      .map_or(DEFAULT_MIN_RELEVANCE, |v| v as f32),
+      .map_or(DEFAULT_RESULT_MIN_RELEVANCE, |v| v as f32),
     keep_citations: call.bool_option(&o, "keepCitations", true)?,
   };
   Ok((

@@ -8,7 +8,7 @@ use napi_derive::napi;
 use super::args::{checked, Call, Checked, Refusal};
 use super::task::{as_is, job, Job};
 use crate::core::cancel::Cancel;
-use crate::core::rank::{rank, Index};
+use crate::core::rank::{rank, Collection};
 use crate::core::terms::Terms;
 
 /// Default `max` of `RelevanceIndex.search`.
@@ -110,7 +110,7 @@ pub struct RelevanceHit {
 /// thousand short documents takes a fraction of a millisecond.
 #[napi]
 pub struct RelevanceIndex {
-  inner: Index,
+  inner: Collection,
 }
 
 impl Default for RelevanceIndex {
@@ -123,7 +123,9 @@ impl Default for RelevanceIndex {
 impl RelevanceIndex {
   #[napi(constructor)]
   pub fn new() -> Self {
-    Self { inner: Index::new() }
+    Self {
+      inner: Collection::new(),
+    }
   }
 
   /// Indexes `text`; returns its id (0, 1, 2, … in the order added; never reused).

@@ -8,6 +8,14 @@ use std::sync::Arc;
 #[derive(Clone, Debug, Default)]
 pub struct Cancel(Arc<AtomicBool>);
 
+/// Segments read between two checks of the flag: a segment costs a microsecond or two,
+/// so a cancelled computation stops within a few milliseconds, and the atomic load stays
+/// out of the hot loop.
+pub const SEGMENTS_PER_CHECK: usize = 4096;
+/// Messages counted between two checks: a message costs far more than a segment (a tool
+/// result can be megabytes), so checks come sixteen times as often.
+pub const MESSAGES_PER_CHECK: usize = 256;
+
 /// The computation stopped because it was cancelled.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Cancelled;

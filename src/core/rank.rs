@@ -22,12 +22,9 @@
 
 use rustc_hash::FxHashMap;
 
+use crate::core::relevance::bm25::{self, K1, PHRASE};
 use crate::core::terms::{for_each_form, words, Terms};
 
-const K1: f32 = 1.2;
-const B: f32 = 0.75;
-/// A phrase found verbatim counts like a rare term matched once, times its weight (as in extraction).
-const PHRASE: f32 = 2.0;
 /// Term rarity is judged as if the collection held at least this many documents. BM25's
 /// idf is meant for large collections: in a young ledger of three artifacts about one
 /// topic, the topic's words are in every artifact and would count for almost nothing, so
@@ -37,7 +34,7 @@ const PRIOR_DOCUMENTS: f32 = 10.0;
 
 /// A collection of documents, indexed by all their terms.
 #[derive(Default)]
-pub struct Index {
+pub struct Collection {
   vocabulary: FxHashMap<String, u32>,
   /// Per term: (document, frequency), in the order documents were added.
   postings: Vec<Vec<(u32, u32)>>,
@@ -63,13 +60,13 @@ pub struct Hit {
 }
 
 /// A query prepared against one index: its terms' ids and weights, and the score ceiling.
-struct Prepared<'q> {
+struct PreparedQuery<'q> {
   terms: Vec<(u32, f32)>,
   phrases: &'q [(String, f32)],
   ceiling: f32,
 }
 
-impl Index {
+impl Collection {
   pub fn new() -> Self {
     Self::default()
   }
@@ -147,14 +144,14 @@ impl Index {
   fn idf(&self, term: u32) -> f32 {
     let n = (self.live_count as f32).max(PRIOR_DOCUMENTS);
     let df = self.df.get(term as usize).copied().unwrap_or(0) as f32;
-    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    bm25::idf(df, n)
   }
 
   fn avg_len(&self) -> f32 {
     (self.live_len as f32 / self.live_count.max(1) as f32).max(1.0)
   }
 
-  fn prepare<'q>(&self, query: &'q Terms) -> Prepared<'q> {
+  fn prepare<'q>(&self, query: &'q Terms) -> PreparedQuery<'q> {
     let mut terms = Vec::new();
     let mut ceiling = 0.0;
     // Sorted by term text, so that sums run in the same order on every call.
@@ -172,7 +169,7 @@ impl Index {
       }
     }
     ceiling += query.phrases.iter().map(|(_, w)| w * PHRASE).sum::<f32>();
-    Prepared {
+    PreparedQuery {
       terms,
       phrases: &query.phrases,
       ceiling,
@@ -180,12 +177,11 @@ impl Index {
   }
 
   fn term_score(&self, weight: f32, idf: f32, tf: u32, doc: u32, avg_len: f32) -> f32 {
-    let f = tf as f32;
-    let norm = K1 * (1.0 - B + B * self.len[doc as usize] as f32 / avg_len);
-    weight * idf * f * (K1 + 1.0) / (f + norm)
+    let saturation = bm25::saturation(K1, self.len[doc as usize], avg_len);
+    bm25::term(K1, weight, idf, tf, saturation)
   }
 
-  fn phrase_score(&self, prepared: &Prepared, doc: u32) -> f32 {
+  fn phrase_score(&self, prepared: &PreparedQuery, doc: u32) -> f32 {
     let body = &self.folded[doc as usize];
     prepared
       .phrases
@@ -255,7 +251,7 @@ impl Index {
 /// The score of each of `documents` against `query`, in input order, each document
 /// scored within the collection `documents` make (0..1, 0 when no term is shared).
 pub fn rank(query: &str, documents: &[impl AsRef<str>]) -> Vec<f32> {
-  let mut index = Index::new();
+  let mut index = Collection::new();
   for d in documents {
     index.add(d.as_ref());
   }
@@ -317,7 +313,7 @@ mod tests {
 
   #[test]
   fn among_restricts_and_removed_documents_are_gone() {
-    let mut index = Index::new();
+    let mut index = Collection::new();
     for d in DOCS {
       index.add(d);
     }
@@ -351,7 +347,7 @@ mod tests {
 
   #[test]
   fn max_and_min_score_cut_the_list() {
-    let mut index = Index::new();
+    let mut index = Collection::new();
     for d in [
       "email validation",
       "email",
@@ -368,7 +364,7 @@ mod tests {
 
   #[test]
   fn compaction_after_many_removals_keeps_results() {
-    let mut index = Index::new();
+    let mut index = Collection::new();
     for i in 0..200 {
       index.add(&format!("item {i} about caching"));
     }

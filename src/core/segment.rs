@@ -19,6 +19,15 @@ pub enum Granularity {
   Sentence,
 }
 
+impl Granularity {
+  /// Every granularity with its name across the binding (`granularity: 'sentence'`).
+  pub const NAMED: [(Granularity, &'static str); 3] = [
+    (Granularity::Message, "message"),
+    (Granularity::Paragraph, "paragraph"),
+    (Granularity::Sentence, "sentence"),
+  ];
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
   Heading,

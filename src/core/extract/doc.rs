@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use rustc_hash::FxHashMap;
 
-use crate::core::cancel::{Cancel, Cancelled};
+use crate::core::cancel::{Cancel, Cancelled, MESSAGES_PER_CHECK, SEGMENTS_PER_CHECK};
 use crate::core::message::{Message, Part, REPLY_PRIMER};
 use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
 use crate::core::sanitize::Sanitizer;
@@ -84,7 +84,7 @@ pub(super) fn count(
   let mut counter = Counter::new(encoding);
   let mut segments = Vec::with_capacity(doc.segments.len());
   for (i, seg) in doc.segments.iter().enumerate() {
-    if i % 4096 == 0 {
+    if i % SEGMENTS_PER_CHECK == 0 {
       cancel.check()?;
     }
     let first = doc.same[i] as usize;
@@ -110,7 +110,7 @@ pub(super) fn count_messages(
 ) -> Result<(Vec<usize>, usize), Cancelled> {
   let mut tokens = Vec::with_capacity(messages.len());
   for (i, m) in messages.iter().enumerate() {
-    if i % 256 == 0 {
+    if i % MESSAGES_PER_CHECK == 0 {
       cancel.check()?;
     }
     tokens.push(m.tokens(counter));

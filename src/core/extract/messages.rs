@@ -4,9 +4,14 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::doc::Doc;
 use super::score::reference;
+use super::select::name_each_file_once;
 use super::Options;
 use crate::core::message::{Message, Part, REPLY_PRIMER};
 use crate::core::paths::named_files;
+
+/// A unit that names a file first on a tight budget takes at most 1/this of the budget:
+/// naming files is to spread the budget, not to spend half of it on one read.
+const NAMING_SHARE: usize = 2;
 
 /// The most relevant whole messages within the budget: messages linked by tool-call
 /// ids form one unit, kept or dropped together; system and recent messages first.
@@ -116,19 +121,17 @@ pub(super) fn select_messages(
   for &u in order.iter().filter(|&&u| forced_unit[u]) {
     take(u, &mut kept_unit, &mut used);
   }
-  // When the budget cannot hold every qualifying unit, the best ones alone would spend it
-  // on one file: an agent reads, greps, edits and tests the file at the centre of its
-  // task again and again, and every round scores high. So first, best first, each unit
-  // whose tool calls name a file (a path in their arguments: what the agent acted on)
-  // that no kept unit's calls name yet, unless it would take over half the budget; then
-  // the rest by score.
+  // When the budget cannot hold every qualifying unit, each file the units' tool calls
+  // name (a path in their arguments: what the agent acted on) is named once first
+  // (`name_each_file_once`), by a unit that takes at most `NAMING_SHARE` of the budget;
+  // then the rest by score.
   let wanted: usize = order
     .iter()
     .filter(|&&u| !forced_unit[u] && qualifies(u))
     .map(|&u| cost[u])
     .sum();
   if used.saturating_add(wanted) > budget {
-    let candidate = |u: usize| !forced_unit[u] && qualifies(u) && cost[u] <= budget / 2;
+    let candidate = |u: usize| !forced_unit[u] && qualifies(u) && cost[u] <= budget / NAMING_SHARE;
     let mut files: Vec<Vec<&str>> = vec![Vec::new(); messages.len()];
     for (i, m) in messages.iter().enumerate() {
       let u = units[i];
@@ -146,11 +149,13 @@ pub(super) fn select_messages(
         named.extend(files[u].iter().copied());
       }
     }
-    for &u in &order {
-      if candidate(u) && files[u].iter().any(|f| !named.contains(f)) && take(u, &mut kept_unit, &mut used) {
-        named.extend(files[u].iter().copied());
-      }
-    }
+    let naming = order.iter().copied().filter(|&u| candidate(u));
+    name_each_file_once(
+      naming,
+      |u| &files[u],
+      &mut named,
+      |u| take(u, &mut kept_unit, &mut used),
+    );
   }
   for &u in &order {
     if !forced_unit[u] && qualifies(u) {

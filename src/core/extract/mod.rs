@@ -94,6 +94,15 @@ pub enum Reason {
 }
 
 impl Reason {
+  /// Every reason, in the order of its code across the binding: code `k + 1` is
+  /// `ALL[k]`, and 0 is kept (`ts/native.ts` reads the same table: a test pins it).
+  pub const ALL: [Reason; 4] = [
+    Reason::Irrelevant,
+    Reason::Sibling,
+    Reason::Budget,
+    Reason::Internal,
+  ];
+
   pub fn name(self) -> &'static str {
     match self {
       Reason::Irrelevant => "irrelevant",
@@ -101,6 +110,13 @@ impl Reason {
       Reason::Budget => "budget",
       Reason::Internal => "internal",
     }
+  }
+
+  /// The code of a segment's outcome: 0 kept, else `1 +` the reason's place in `ALL`.
+  pub fn code(reason: Option<Reason>) -> u8 {
+    reason.map_or(0, |r| {
+      1 + Self::ALL.iter().position(|&a| a == r).unwrap_or(0) as u8
+    })
   }
 }
 

@@ -6,8 +6,9 @@ use super::doc::Doc;
 use super::prepared::ScoredSets;
 use super::Options;
 use crate::core::cancel::{Cancel, Cancelled};
-use crate::core::relevance::feedback::{feedback, WEIGHT_FEEDBACK};
-use crate::core::relevance::{fold, phrase_bonuses, scores_with, Index, Postings};
+use crate::core::relevance::feedback::feedback;
+use crate::core::relevance::weights::WEIGHT_FEEDBACK;
+use crate::core::relevance::{fold_ascii, phrase_bonuses, scores_with, Index, Postings};
 use crate::core::terms::Terms;
 
 /// Every task's scores on one document: its terms (with what the feedback round
@@ -80,7 +81,7 @@ fn score_tasks(
 ) -> Result<Scored, Cancelled> {
   let (text, segments) = (&*doc.text, doc.segments.as_slice());
   let mut queries: Vec<Terms> = tasks.iter().map(|t| Terms::of_task(t)).collect();
-  let folded: Arc<str> = postings.map_or_else(|| fold(text).into(), |p| Arc::clone(p.folded()));
+  let folded: Arc<str> = postings.map_or_else(|| fold_ascii(text).into(), |p| Arc::clone(p.folded()));
   // Phrases stay as they are through the feedback round: they are found once.
   let bonuses = {
     let refs: Vec<&Terms> = queries.iter().collect();

@@ -1,5 +1,8 @@
-//! Choosing segments within the budget.
+//! Choosing segments within the budget, in named steps (`extract_doc`): score, classify,
+//! lift owned calls, order best first, name owned files, name each file once when the
+//! budget is tight, fill, finish.
 
+use std::cell::OnceCell;
 use std::ops::Range;
 
 use rustc_hash::FxHashSet;
@@ -8,7 +11,7 @@ use super::code_block::best_lines;
 use super::doc::{count, Doc};
 use super::fit::{assemble, fit, Pieces};
 use super::prepared::ScoredSets;
-use super::score::{reference, score_all};
+use super::score::{reference, score_all, TaskScores};
 use super::{Counts, Extraction, Options, Reason, SegmentReport};
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::ownership::{sibling_claims, CallOwnership};
@@ -16,6 +19,12 @@ use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
 use crate::core::relevance::{sections, Postings};
 use crate::core::segment::Kind;
 use crate::core::tokens::Counter;
+
+/// What joining a segment to the kept one beside it is estimated to cost: the source
+/// text between them, a line break or a space, is about one token (`fit` counts exactly).
+const JOIN_TOKENS: usize = 1;
+/// A cut code block has an elision before and after it.
+const CUT_ELISIONS: usize = 2;
 
 /// Scores and selects segments of `doc` (`forced` ones first); also returns, per
 /// segment, its score and whether a sibling claimed it.
@@ -46,12 +55,12 @@ pub(super) fn extract_doc(
   };
   let (text, segments) = (&*doc.text, doc.segments.as_slice());
   let mut counter = Counter::new(options.encoding);
-  let original_tokens = counted.whole;
   let (own, evidence) = (scores.own(), &scores.evidence);
+  let siblings = evidence.len() > 1;
   let threshold = options.min_relevance.clamp(0.0, 1.0) * reference(own, &sections(segments).0);
   let mut sibling = sibling_claims(evidence);
   // Read only when needed: with siblings, or when the budget is tight.
-  let calls = std::cell::OnceCell::new();
+  let calls = OnceCell::new();
   let calls = || {
     calls.get_or_init(|| {
       let tasks: Vec<&str> = std::iter::once(task)
@@ -60,99 +69,20 @@ pub(super) fn extract_doc(
       CallOwnership::of(text, segments, &doc.companion, &tasks, evidence)
     })
   };
-  if evidence.len() > 1 {
+  if siblings {
     calls().claim_units(&doc.companion, &mut sibling);
   }
-  let mut reports: Vec<SegmentReport> = Vec::with_capacity(segments.len());
-  let mut candidates = Vec::new();
-  let mut claimed = Vec::with_capacity(segments.len());
-  for (i, seg) in segments.iter().enumerate() {
-    let tokens = counted.segments[i];
-    // Whose is it: the task with the most evidence for it, this one or a sibling, each
-    // measured on its own scale (see `ownership`).
-    let sibling = sibling[i];
-    claimed.push((own[i], sibling));
-    let dropped = if doc.internal[i] {
-      Some(Reason::Internal)
-    } else if forced[i] {
-      candidates.push(i);
-      Some(Reason::Budget)
-    } else if sibling {
-      Some(Reason::Sibling)
-    } else if own[i] <= 0.0 || own[i] < threshold {
-      Some(Reason::Irrelevant)
-    } else {
-      // A heading is kept only as the context of kept text, never on its own.
-      if !matches!(seg.kind, Kind::Heading | Kind::Role) {
-        candidates.push(i);
-      }
-      Some(Reason::Budget)
-    };
-    reports.push(SegmentReport {
-      score: own[i],
-      tokens,
-      dropped,
-    });
-  }
+  let (mut reports, mut candidates) = classify(doc, forced, own, &sibling, threshold, &counted.segments);
   cancel.check()?;
-  // A tool call on a file this task owns is a candidate too, as a section whose title
-  // relevant text names is: the agent's own action on its own file, though its line
-  // shares few words with the task statement (`cd`, a path, a diff). Only with siblings:
-  // without them, there is no one else the file could be.
-  if evidence.len() > 1 {
-    let calls = calls();
-    for &c in &calls.lines {
-      if calls.lifted(c) && reports[c].dropped == Some(Reason::Irrelevant) && !forced[c] {
-        reports[c].dropped = Some(Reason::Budget);
-        candidates.push(c);
-      }
-    }
+  if siblings {
+    lift_owned_calls(calls(), forced, &mut reports, &mut candidates);
   }
-
   best_first(&mut candidates, forced, own);
-  let budget = options.max_tokens.unwrap_or(usize::MAX);
-  let elision_cost = counter.count(&options.elision);
-  let mut kept = vec![false; segments.len()];
-  let mut used = 0usize;
-  let take = |i: usize, kept: &mut Vec<bool>, used: &mut usize| -> bool {
-    if kept[i] {
-      return true;
-    }
-    let adjacent = (i > 0 && kept[i - 1]) || (i + 1 < kept.len() && kept[i + 1]);
-    let cost = reports[i].tokens + if adjacent { 1 } else { elision_cost };
-    if *used + cost > budget {
-      return false;
-    }
-    *used += cost;
-    kept[i] = true;
-    true
-  };
-  // What is forced (system, recent) keeps its room.
-  let reserve: usize = candidates
-    .iter()
-    .filter(|&&i| forced[i])
-    .map(|&i| reports[i].tokens + elision_cost)
-    .sum();
-  let room = |i: usize, used: usize| used + reports[i].tokens + elision_cost + reserve <= budget;
-  // With siblings, each file this task owns is named first, by the cheapest line of a
-  // call on it that this task owns (by its unit, though the line alone may match a
-  // sibling better): the subagent learns what its task works on, however the rest of the
-  // budget is spent.
-  if evidence.len() > 1 {
-    for c in calls().naming_lines(|c| reports[c].tokens) {
-      if !doc.internal[c] && !forced[c] && room(c, used) {
-        take(c, &mut kept, &mut used);
-      }
-    }
+  let mut budget = Budget::new(options, &counted.segments, &candidates, forced, &mut counter);
+  if siblings {
+    name_owned_files(calls(), doc, forced, &mut budget);
   }
-  // As for whole messages (`select_messages`): when the budget is tight, the tool-call
-  // lines that name a file no kept call line names yet come first, best first.
-  let wanted: usize = candidates
-    .iter()
-    .filter(|&&i| !forced[i])
-    .map(|&i| reports[i].tokens)
-    .sum();
-  if wanted > budget {
+  if budget.tight(&candidates, forced) {
     // A call whose unit (the line with its result) a sibling claims is not this task's
     // to name.
     let calls = calls();
@@ -160,22 +90,239 @@ pub(super) fn extract_doc(
     for &c in &calls.lines {
       call[c] = !calls.claimed(c);
     }
-    let mut named: FxHashSet<&str> = FxHashSet::default();
-    for &i in &candidates {
-      if call[i] && !forced[i] {
-        let files = calls.files(i);
-        if room(i, used) && files.iter().any(|f| !named.contains(f)) && take(i, &mut kept, &mut used) {
-          named.extend(files);
+    let naming = candidates.iter().copied().filter(|&i| call[i] && !forced[i]);
+    name_each_file_once(
+      naming,
+      |i| calls.files(i),
+      &mut FxHashSet::default(),
+      |i| budget.take_if_room(i),
+    );
+  }
+  let filled = fill(
+    doc,
+    &candidates,
+    forced,
+    &reports,
+    &scores,
+    &mut budget,
+    &mut counter,
+  );
+  Ok(finish(
+    doc,
+    reports,
+    budget,
+    filled,
+    &scores,
+    sibling,
+    options,
+    counted.whole,
+    &mut counter,
+  ))
+}
+
+/// Why each segment would be dropped, and the candidates for keeping: what is forced
+/// (system, recent), and what is relevant and not a sibling's, headings aside.
+fn classify(
+  doc: &Doc,
+  forced: &[bool],
+  own: &[f32],
+  sibling: &[bool],
+  threshold: f32,
+  tokens: &[usize],
+) -> (Vec<SegmentReport>, Vec<usize>) {
+  let mut candidates = Vec::new();
+  let reports = (doc.segments.iter().enumerate())
+    .map(|(i, seg)| {
+      // Whose is it: the task with the most evidence for it, this one or a sibling, each
+      // measured on its own scale (see `ownership`).
+      let dropped = if doc.internal[i] {
+        Reason::Internal
+      } else if forced[i] {
+        candidates.push(i);
+        Reason::Budget
+      } else if sibling[i] {
+        Reason::Sibling
+      } else if own[i] <= 0.0 || own[i] < threshold {
+        Reason::Irrelevant
+      } else {
+        // A heading is kept only as the context of kept text, never on its own.
+        if !matches!(seg.kind, Kind::Heading | Kind::Role) {
+          candidates.push(i);
         }
+        Reason::Budget
+      };
+      SegmentReport {
+        score: own[i],
+        tokens: tokens[i],
+        dropped: Some(dropped),
       }
+    })
+    .collect();
+  (reports, candidates)
+}
+
+/// A tool call on a file this task owns is a candidate too, as a section whose title
+/// relevant text names is: the agent's own action on its own file, though its line
+/// shares few words with the task statement (`cd`, a path, a diff). Only with siblings:
+/// without them, there is no one else the file could be.
+fn lift_owned_calls(
+  calls: &CallOwnership,
+  forced: &[bool],
+  reports: &mut [SegmentReport],
+  candidates: &mut Vec<usize>,
+) {
+  for &c in &calls.lines {
+    if calls.lifted(c) && reports[c].dropped == Some(Reason::Irrelevant) && !forced[c] {
+      reports[c].dropped = Some(Reason::Budget);
+      candidates.push(c);
     }
   }
+}
+
+/// With siblings, each file this task owns is named first, by the cheapest line of a
+/// call on it that this task owns (by its unit, though the line alone may match a
+/// sibling better): the subagent learns what its task works on, however the rest of the
+/// budget is spent.
+fn name_owned_files(calls: &CallOwnership, doc: &Doc, forced: &[bool], budget: &mut Budget) {
+  for c in calls.naming_lines(|c| budget.tokens[c]) {
+    if !doc.internal[c] && !forced[c] {
+      budget.take_if_room(c);
+    }
+  }
+}
+
+/// On a tight budget the best units alone would spend it on one file: an agent reads,
+/// greps, edits and tests the file at the centre of its task again and again, and every
+/// round scores high. So first, in the order given (best first), each unit whose tool
+/// calls name a file (`files`) that no unit taken yet names, while `take` takes it; then
+/// the caller goes on by score. Used for segments (`extract_doc`) and whole messages
+/// (`select_messages`).
+pub(super) fn name_each_file_once<'a, 'f>(
+  order: impl IntoIterator<Item = usize>,
+  files: impl Fn(usize) -> &'f [&'a str],
+  named: &mut FxHashSet<&'a str>,
+  mut take: impl FnMut(usize) -> bool,
+) where
+  'a: 'f,
+{
+  for u in order {
+    let files = files(u);
+    if files.iter().any(|f| !named.contains(f)) && take(u) {
+      named.extend(files.iter().copied());
+    }
+  }
+}
+
+/// The budget as it is spent: what is kept, what it cost, and the room that forced
+/// segments (system, recent) keep for themselves.
+struct Budget<'t> {
+  cap: usize,
+  used: usize,
+  kept: Vec<bool>,
+  /// Per segment: its tokens.
+  tokens: &'t [usize],
+  /// What the elision between two pieces that were not adjacent costs.
+  elision: usize,
+  /// The room forced segments keep.
+  reserve: usize,
+}
+
+impl<'t> Budget<'t> {
+  fn new(
+    options: &Options,
+    tokens: &'t [usize],
+    candidates: &[usize],
+    forced: &[bool],
+    counter: &mut Counter,
+  ) -> Self {
+    let elision = counter.count(&options.elision);
+    Self {
+      cap: options.max_tokens.unwrap_or(usize::MAX),
+      used: 0,
+      kept: vec![false; tokens.len()],
+      tokens,
+      elision,
+      reserve: candidates
+        .iter()
+        .filter(|&&i| forced[i])
+        .map(|&i| tokens[i] + elision)
+        .sum(),
+    }
+  }
+
+  /// Whether the budget cannot hold every candidate that is not forced.
+  fn tight(&self, candidates: &[usize], forced: &[bool]) -> bool {
+    let wanted: usize = candidates
+      .iter()
+      .filter(|&&i| !forced[i])
+      .map(|&i| self.tokens[i])
+      .sum();
+    wanted > self.cap
+  }
+
+  /// Keeps segment `i` if what it adds fits (it is kept already: `true`).
+  fn take(&mut self, i: usize) -> bool {
+    if self.kept[i] {
+      return true;
+    }
+    let adjacent = (i > 0 && self.kept[i - 1]) || (i + 1 < self.kept.len() && self.kept[i + 1]);
+    let cost = self.tokens[i] + if adjacent { JOIN_TOKENS } else { self.elision };
+    if self.used + cost > self.cap {
+      return false;
+    }
+    self.used += cost;
+    self.kept[i] = true;
+    true
+  }
+
+  /// `take`, only while the room forced segments keep stays free.
+  fn take_if_room(&mut self, i: usize) -> bool {
+    self.used + self.tokens[i] + self.elision + self.reserve <= self.cap && self.take(i)
+  }
+
+  /// Keeps a code block cut to its most relevant lines that the room left holds.
+  fn take_cut(
+    &mut self,
+    i: usize,
+    doc: &Doc,
+    scores: &TaskScores,
+    counter: &mut Counter,
+  ) -> Option<Range<usize>> {
+    let room = self.cap.saturating_sub(self.used + CUT_ELISIONS * self.elision);
+    let block = doc.segments[i].start..doc.segments[i].end;
+    let (lines, tokens) = best_lines(&doc.text, block, scores.terms(), room, counter)?;
+    self.kept[i] = true;
+    self.used += tokens + CUT_ELISIONS * self.elision;
+    Some(lines)
+  }
+}
+
+/// What filling left besides the kept segments: which were repeats of kept text, and the
+/// code block cut, if one was.
+struct Filled {
+  repeated: Vec<bool>,
+  cut: Option<(usize, Range<usize>)>,
+}
+
+/// Takes the candidates best first while they fit: a tool result with its call line or
+/// not at all, a kept segment's heading along when it fits, a repeat of kept text never,
+/// and a code block that alone exceeds the budget cut to its best lines (one a call).
+fn fill(
+  doc: &Doc,
+  candidates: &[usize],
+  forced: &[bool],
+  reports: &[SegmentReport],
+  scores: &TaskScores,
+  budget: &mut Budget,
+  counter: &mut Counter,
+) -> Filled {
+  let segments = &doc.segments;
   // Agent threads repeat themselves (the same test output after every attempt): a
   // segment whose text is already kept adds nothing.
   let mut seen = vec![false; segments.len()];
   let mut repeated = vec![false; segments.len()];
   let mut cut: Option<(usize, Range<usize>)> = None;
-  for &i in &candidates {
+  for &i in candidates {
     if !forced[i] {
       let first = doc.same[i] as usize;
       if seen[first] {
@@ -184,62 +331,73 @@ pub(super) fn extract_doc(
       }
       seen[first] = true;
     }
-    // A tool result comes with its call line, or not at all.
     if let Some(call) = doc.companion[i] {
-      if !kept[call] && !take(call, &mut kept, &mut used) {
+      if !budget.kept[call] && !budget.take(call) {
         continue;
       }
     }
-    // A code block that alone exceeds the budget is cut to its most relevant lines
-    // that the room left holds (one block an extraction).
-    let taken = take(i, &mut kept, &mut used)
-      || (cut.is_none() && segments[i].kind == Kind::Code && reports[i].tokens > budget && {
-        let room = budget.saturating_sub(used + 2 * elision_cost);
-        let block = segments[i].start..segments[i].end;
-        match best_lines(text, block, scores.terms(), room, &mut counter) {
-          Some((lines, tokens)) => {
-            cut = Some((i, lines));
-            kept[i] = true;
-            used += tokens + 2 * elision_cost;
-            true
-          }
-          None => false,
-        }
-      });
+    let taken = budget.take(i)
+      || (cut.is_none()
+        && segments[i].kind == Kind::Code
+        && reports[i].tokens > budget.cap
+        && budget
+          .take_cut(i, doc, scores, counter)
+          .map(|lines| cut = Some((i, lines)))
+          .is_some());
     if taken {
       // The heading of a kept section comes along when it fits: it says where the text is from.
       if let Some(h) = segments[i].heading {
         if reports[h].dropped != Some(Reason::Sibling) && !doc.internal[h] {
-          take(h, &mut kept, &mut used);
+          budget.take(h);
         }
       }
     }
   }
+  Filled { repeated, cut }
+}
 
-  // Assemble and count exactly; if the joins cost more than estimated, drop the least
-  // relevant piece until the result fits.
-  let pieces = Pieces { text, segments, cut };
-  let extracted_tokens = fit(&pieces, &mut kept, own, budget, &options.elision, &mut counter);
-  let result = assemble(&pieces, &kept, &options.elision);
+/// Assembles what is kept and counts it exactly (if the joins cost more than estimated,
+/// the least relevant pieces go until it fits), and reports why each segment went.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+  doc: &Doc,
+  mut reports: Vec<SegmentReport>,
+  budget: Budget,
+  filled: Filled,
+  scores: &TaskScores,
+  sibling: Vec<bool>,
+  options: &Options,
+  original_tokens: usize,
+  counter: &mut Counter,
+) -> (Extraction, Vec<(f32, bool)>) {
+  let own = scores.own();
+  let Budget { mut kept, cap, .. } = budget;
+  let pieces = Pieces {
+    text: &doc.text,
+    segments: &doc.segments,
+    cut: filled.cut,
+  };
+  let extracted_tokens = fit(&pieces, &mut kept, own, cap, &options.elision, counter);
+  let text = assemble(&pieces, &kept, &options.elision);
   for (i, r) in reports.iter_mut().enumerate() {
     if kept[i] {
       r.dropped = None;
-    } else if repeated[i] {
+    } else if filled.repeated[i] {
       r.dropped = Some(Reason::Irrelevant);
     } else if r.dropped.is_none() {
       r.dropped = Some(Reason::Budget);
     }
   }
-  let keywords = scores.scored.index.keywords(scores.terms());
+  let claimed = own.iter().copied().zip(sibling).collect();
   let extraction = Extraction {
-    text: result,
-    keywords,
+    text,
+    keywords: scores.scored.index.keywords(scores.terms()),
     segments: reports,
     original_tokens,
     extracted_tokens,
     messages: None,
   };
-  Ok((extraction, claimed))
+  (extraction, claimed)
 }
 
 /// Orders `candidates` forced first, then best first; ties in original order, so the

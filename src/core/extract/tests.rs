@@ -962,3 +962,26 @@ mod prepared {
     }
   }
 }
+
+/// The binding sends a segment's outcome as a code and the package entry names it with
+/// its own table (`ts/native.ts`), and users pass a granularity by the names the types
+/// list (`src/binding/types.d.ts`): the tables on both sides must agree.
+#[test]
+fn reason_and_granularity_tables_agree_with_the_typescript_side() {
+  let quoted = |names: &mut dyn Iterator<Item = &str>| names.map(|n| format!("'{n}'")).collect::<Vec<_>>();
+  let entry = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/ts/native.ts"));
+  let reasons = quoted(&mut Reason::ALL.iter().map(|r| r.name())).join(", ");
+  let table = format!("const REASONS = [undefined, {reasons}] as const");
+  assert!(entry.contains(&table), "ts/native.ts must hold `{table}`");
+  let types = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/binding/types.d.ts"));
+  let union = quoted(&mut Granularity::NAMED.iter().map(|(_, n)| *n)).join(" | ");
+  assert!(
+    types.contains(&format!("granularity?: {union}")),
+    "types.d.ts must list {union}"
+  );
+  assert!(types.contains(&format!("reason: {}", reasons.replace(", ", " | "))));
+  for (k, r) in Reason::ALL.iter().enumerate() {
+    assert_eq!(Reason::code(Some(*r)), k as u8 + 1);
+  }
+  assert_eq!(Reason::code(None), 0);
+}

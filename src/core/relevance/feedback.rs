@@ -2,15 +2,11 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::weights::{
+  FEEDBACK_FLOOR, FEEDBACK_MIN_LEN, FEEDBACK_MIN_SEGMENTS, FEEDBACK_SEGMENTS, FEEDBACK_TERMS,
+};
 use crate::core::segment::Segment;
 use crate::core::terms::{is_identifier, normalize, words};
-
-/// Weight of a term learned from the segments a task owns.
-pub const WEIGHT_FEEDBACK: f32 = 1.5;
-/// How many of a task's best owned segments are read for its vocabulary, and how many
-/// terms it may learn.
-const FEEDBACK_SEGMENTS: usize = 200;
-const FEEDBACK_TERMS: usize = 48;
 
 /// Ownership from more than the task statement: the identifiers and paths that the
 /// segments a task clearly owns (it outscores every other task there) keep returning to,
@@ -27,7 +23,9 @@ pub fn feedback(
       let mut owned: Vec<usize> = (0..segments.len())
         .filter(|&i| {
           let s = scores[q][i];
-          s > 0.0 && s >= 0.2 * best && (0..scores.len()).all(|o| o == q || evidence[o][i] < evidence[q][i])
+          s > 0.0
+            && s >= FEEDBACK_FLOOR * best
+            && (0..scores.len()).all(|o| o == q || evidence[o][i] < evidence[q][i])
         })
         .collect();
       owned.sort_by(|&a, &b| scores[q][b].total_cmp(&scores[q][a]).then(a.cmp(&b)));
@@ -35,12 +33,12 @@ pub fn feedback(
       for &i in owned.iter().take(FEEDBACK_SEGMENTS) {
         let mut seen = FxHashSet::default();
         for word in words(&text[segments[i].start..segments[i].end]) {
-          if is_identifier(word) && word.len() >= 4 && seen.insert(normalize(word)) {
+          if is_identifier(word) && word.len() >= FEEDBACK_MIN_LEN && seen.insert(normalize(word)) {
             *counts.entry(normalize(word)).or_insert(0) += 1;
           }
         }
       }
-      counts.retain(|_, n| *n >= 2);
+      counts.retain(|_, n| *n >= FEEDBACK_MIN_SEGMENTS);
       counts
     })
     .collect();

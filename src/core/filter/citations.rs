@@ -1,0 +1,203 @@
+//! Citations in a result: definitions (`[k]: target`, footnotes) and the forms that
+//! use them (markers, inline links, bare URLs, `(source: …)` notes, `file.ts:42`).
+
+use crate::core::segment::{Kind, Segment};
+
+/// The longest citation label read as one (`[1]`, `[^note]`, `[call_abc123]`): longer
+/// bracketed text is prose in brackets, not a label.
+pub(super) const MAX_LABEL: usize = 64;
+
+/// A definition line's label and target: `[1]: https://…`, `[^note]: text`.
+pub(super) fn definition(line: &str) -> Option<(&str, &str)> {
+  let l = line.trim();
+  let rest = l.strip_prefix('[')?;
+  let close = rest.find("]:")?;
+  let label = &rest[..close];
+  let target = rest[close + 2..].trim();
+  (!label.is_empty() && label.len() <= MAX_LABEL && !label.contains(['[', ']']) && !target.is_empty())
+    .then_some((label, target))
+}
+
+/// The labels of `[label]` markers in `text` (not inline links `[text](url)`).
+pub(super) fn markers(text: &str) -> impl Iterator<Item = &str> {
+  let bytes = text.as_bytes();
+  let mut i = 0;
+  std::iter::from_fn(move || {
+    while i < bytes.len() {
+      if bytes[i] == b'[' {
+        if let Some(len) = text[i + 1..].find(']') {
+          let label = &text[i + 1..i + 1 + len];
+          let after = bytes.get(i + 2 + len).copied();
+          i += 1;
+          if !label.is_empty()
+            && len <= MAX_LABEL
+            && !label.contains(['[', '\n'])
+            && after != Some(b'(')
+            && after != Some(b':')
+          {
+            return Some(label);
+          }
+          continue;
+        }
+      }
+      i += 1;
+    }
+    None
+  })
+}
+
+/// The title part of a definition's target: before a URL or a ` — ` / ` - ` note.
+pub(super) fn title_of(target: &str) -> &str {
+  let t = target.split(" http").next().unwrap_or(target);
+  let t = t.split(" — ").next().unwrap_or(t);
+  t.trim().trim_end_matches([',', ';', '.', '-', '—']).trim()
+}
+
+/// `[text](url)` links and their targets.
+pub(super) fn inline_links(text: &str) -> Vec<(&str, &str)> {
+  let mut out = Vec::new();
+  let mut from = 0;
+  while let Some(open) = text[from..].find("](") {
+    let mid = from + open;
+    let start = text[..mid].rfind('[');
+    let end = text[mid + 2..].find(')').map(|e| mid + 2 + e);
+    if let (Some(start), Some(end)) = (start, end) {
+      let target = &text[mid + 2..end];
+      if !target.contains(char::is_whitespace) && !text[start + 1..mid].contains('\n') {
+        out.push((&text[start..=end], target));
+      }
+    }
+    from = mid + 2;
+  }
+  out
+}
+
+/// Bare `http(s)://` URLs, not inside a markdown link.
+pub(super) fn bare_urls(text: &str) -> Vec<&str> {
+  let mut out = Vec::new();
+  let mut from = 0;
+  while let Some(p) = text[from..].find("http") {
+    let start = from + p;
+    let rest = &text[start..];
+    let scheme = if rest.starts_with("https://") {
+      8
+    } else if rest.starts_with("http://") {
+      7
+    } else {
+      from = start + 4;
+      continue;
+    };
+    let len = rest
+      .find(|c: char| c.is_whitespace() || c == '<' || c == '>' || c == ')' || c == ']')
+      .unwrap_or(rest.len());
+    let url = rest[..len].trim_end_matches(['.', ',', ';', ':', '!', '?', '"', '\'']);
+    let in_link = start >= 2 && &text.as_bytes()[start - 2..start] == b"](";
+    if url.len() > scheme && !in_link {
+      out.push(url);
+    }
+    from = start + len.max(1);
+  }
+  out
+}
+
+/// `(source: …)` notes: the whole note and what it names.
+pub(super) fn source_notes(text: &str) -> Vec<(&str, &str)> {
+  let mut out = Vec::new();
+  let lower = text.to_ascii_lowercase();
+  let mut from = 0;
+  while let Some(p) = lower[from..].find("(source") {
+    let start = from + p;
+    let Some(end) = text[start..].find(')').map(|e| start + e) else {
+      break;
+    };
+    let inner = &text[start + 7..end];
+    if let Some(named) = inner.trim_start_matches('s').strip_prefix(':') {
+      out.push((&text[start..=end], named));
+    }
+    from = end;
+  }
+  out
+}
+
+/// `path/to/file.ext:42` references (a path with an extension and a line number).
+pub(super) fn file_references(text: &str) -> Vec<&str> {
+  text
+    .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '`' | ',' | '"' | '\'' | '[' | ']'))
+    .map(|w| w.trim_end_matches(['.', ';', ':']))
+    .filter(|w| {
+      let Some((path, line)) = w.rsplit_once(':') else {
+        return false;
+      };
+      let line = line.split(['-', ':']).next().unwrap_or("");
+      let name = path.rsplit('/').next().unwrap_or(path);
+      !line.is_empty()
+        && line.bytes().all(|b| b.is_ascii_digit())
+        && name.contains('.')
+        && !path.contains("//")
+        && name
+          .rsplit('.')
+          .next()
+          .is_some_and(|e| !e.is_empty() && e.len() <= 6 && e.bytes().all(|b| b.is_ascii_alphanumeric()))
+        && path
+          .bytes()
+          .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'.' | b'_' | b'-'))
+    })
+    .collect()
+}
+
+/// A citation marker ends the sentence it cites, but UAX #29 puts the marker in
+/// `text.[1] Next` and `text. [1] Next` with the next sentence (or splits it): move
+/// such markers back to the sentence before.
+pub(super) fn join_split_markers(text: &str, segments: &mut Vec<Segment>) {
+  let mut i = 0;
+  while i + 1 < segments.len() {
+    let (a, b) = (&segments[i], &segments[i + 1]);
+    if a.block != b.block || a.kind != Kind::Text || b.kind != Kind::Text {
+      i += 1;
+      continue;
+    }
+    let (b_start, b_end) = (b.start, b.end);
+    let body = &text[b_start..b_end];
+    // `[` left at the end of `a`, or markers opening `b`.
+    let split = text[..a.end].ends_with('[');
+    let mut cut = 0;
+    let mut rest = body;
+    loop {
+      let open = if split && cut == 0 {
+        Some(rest)
+      } else {
+        rest.strip_prefix('[')
+      };
+      let Some(inner) = open else { break };
+      let Some(close) = inner.find(']') else { break };
+      let label = &inner[..close];
+      if label.is_empty() || label.len() > MAX_LABEL || label.contains(char::is_whitespace) {
+        break;
+      }
+      cut = body.len() - inner.len() + close + 1;
+      rest = &body[cut..];
+    }
+    if cut == 0 {
+      i += 1;
+      continue;
+    }
+    // A full stop right after the markers (`text [1].`) goes with them.
+    let cut = cut + rest.len() - rest.trim_start_matches(['.', '!', '?', ',', ';']).len();
+    segments[i].end = b_start + cut;
+    let next = b_start + cut + (body[cut..].len() - body[cut..].trim_start().len());
+    if next >= b_end {
+      segments.remove(i + 1);
+      // Heading indices after it move down one (fuzz/regressions/filter).
+      for s in segments.iter_mut() {
+        if let Some(h) = s.heading.as_mut() {
+          if *h > i + 1 {
+            *h -= 1;
+          }
+        }
+      }
+    } else {
+      segments[i + 1].start = next;
+      i += 1;
+    }
+  }
+}

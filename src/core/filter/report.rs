@@ -1,0 +1,377 @@
+//! A cleaned result cut into units, scored against the task and chosen within the budget.
+
+use std::ops::Range;
+
+use rustc_hash::FxHashMap;
+
+use super::citations::{
+  bare_urls, definition, file_references, inline_links, join_split_markers, markers, source_notes, title_of,
+  MAX_LABEL,
+};
+use super::clean::render_clean;
+use super::{Citation, FilterOptions, MISSES, REFILL};
+use crate::core::cancel::{Cancel, Cancelled};
+use crate::core::extract::DEFAULT_ELISION;
+use crate::core::relevance::{scores, Index};
+use crate::core::segment::{segment, Granularity, Kind, Segment};
+use crate::core::terms::Terms;
+use crate::core::tokens::Counter;
+
+/// A citation definition: `[label]: target` on a line of its own.
+pub(super) struct Definition {
+  label: String,
+  range: Range<usize>,
+  target: String,
+}
+
+/// A cleaned result cut into what can be kept: segments (sentences, items, code,
+/// headings) and citation definitions, which are kept only for a marker.
+pub(super) struct Report {
+  pub segments: Vec<Segment>,
+  definitions: Vec<Definition>,
+  /// Per segment: the definitions its markers use.
+  cites: Vec<Vec<usize>>,
+  /// Per segment: the code block it introduces (it ends its paragraph with `:` and
+  /// the code follows).
+  introduces: Vec<Option<usize>>,
+  /// Every unit in text order (definitions follow the segments in unit numbering),
+  /// and the unit number of each.
+  by_position: Vec<Range<usize>>,
+  order: Vec<usize>,
+}
+
+impl Report {
+  pub fn parse(text: &str) -> Self {
+    let mut definitions = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+      if let Some((label, target)) = definition(line) {
+        let end = at + line.trim_end().len();
+        definitions.push(Definition {
+          label: label.to_lowercase(),
+          range: at + (line.len() - line.trim_start().len())..end,
+          target: target.to_string(),
+        });
+      }
+      at += line.len();
+    }
+    // Definitions are blanked out (same length, so offsets hold) before segmenting.
+    let mut blanked = text.as_bytes().to_vec();
+    for d in &definitions {
+      blanked[d.range.clone()].fill(b' ');
+    }
+    let blanked = String::from_utf8(blanked).unwrap_or_default();
+    let mut segments = Vec::new();
+    segment(&blanked, 0, 0, Granularity::Sentence, &mut segments, 0);
+    join_split_markers(text, &mut segments);
+    // A definition-like line inside a segment (a fenced code block spans over its blanked
+    // line) is part of that segment, not a unit of its own: units must not overlap
+    // (fuzz/regressions/filter).
+    definitions.retain(|d| {
+      let after = segments.partition_point(|s| s.end <= d.range.start);
+      segments.get(after).is_none_or(|s| s.start >= d.range.end)
+    });
+    let by_label: FxHashMap<&str, usize> = definitions
+      .iter()
+      .enumerate()
+      .map(|(i, d)| (d.label.as_str(), i))
+      .collect();
+    let cites = segments
+      .iter()
+      .map(|s| {
+        let mut used: Vec<usize> = markers(&text[s.start..s.end])
+          .filter_map(|label| by_label.get(label.to_lowercase().as_str()).copied())
+          .collect();
+        used.dedup();
+        used
+      })
+      .collect();
+    let introduces = (0..segments.len())
+      .map(|i| {
+        let (s, next) = (&segments[i], segments.get(i + 1)?);
+        let intro = s.kind == Kind::Text && text[s.start..s.end].trim_end().ends_with(':');
+        (intro && next.kind == Kind::Code && next.block == s.block + 1).then_some(i + 1)
+      })
+      .collect();
+    let mut report = Report {
+      segments,
+      definitions,
+      cites,
+      introduces,
+      by_position: Vec::new(),
+      order: Vec::new(),
+    };
+    let ranges: Vec<Range<usize>> = report.units().map(|(_, r)| r).collect();
+    report.order = (0..ranges.len()).collect();
+    report.order.sort_by_key(|&i| ranges[i].start);
+    report.by_position = report.order.iter().map(|&i| ranges[i].clone()).collect();
+    report
+  }
+
+  /// Every unit with its range: the segments, then the definitions.
+  fn units(&self) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
+    self
+      .segments
+      .iter()
+      .map(|s| s.start..s.end)
+      .chain(self.definitions.iter().map(|d| d.range.clone()))
+      .enumerate()
+  }
+
+  /// Each segment's relevance to `task`, scored on a copy of the report in which every
+  /// paragraph that cites sources is titled by them.
+  pub fn scores(&self, text: &str, task: &str) -> Vec<f32> {
+    // A report of citation definitions only (`[…]: x`) has nothing to score, and the
+    // scorer is not to be asked about no segments (fuzz/regressions/filter).
+    if self.segments.is_empty() {
+      return Vec::new();
+    }
+    let mut titled = String::with_capacity(text.len() + MAX_LABEL * self.definitions.len());
+    // Per segment: its offset in `titled` minus its offset in `text`.
+    let mut shift = vec![0isize; self.segments.len()];
+    let mut i = 0;
+    while i < self.segments.len() {
+      let block = self.segments[i].block;
+      let mut j = i;
+      while j < self.segments.len() && self.segments[j].block == block {
+        j += 1;
+      }
+      let mut sources: Vec<usize> = self.cites[i..j].iter().flatten().copied().collect();
+      sources.sort_unstable();
+      sources.dedup();
+      if !sources.is_empty() && self.segments[i].kind != Kind::Heading {
+        let title: Vec<&str> = sources
+          .iter()
+          .map(|&d| title_of(&self.definitions[d].target))
+          .collect();
+        titled.push_str("## ");
+        titled.push_str(&title.join("; ").replace('\n', " "));
+        titled.push_str("\n\n");
+      }
+      let (start, end) = (self.segments[i].start, self.segments[j - 1].end);
+      let base = titled.len() as isize - start as isize;
+      titled.push_str(&text[start..end]);
+      titled.push_str("\n\n");
+      for s in &mut shift[i..j] {
+        *s = base;
+      }
+      i = j;
+    }
+    let mut segments = Vec::new();
+    segment(&titled, 0, 0, Granularity::Sentence, &mut segments, 0);
+    let terms = Terms::of_task(task);
+    let index = Index::build(&titled, &segments, &[&terms]);
+    let (score, _) = scores(&titled, &segments, &index, &terms);
+    let by_start: FxHashMap<usize, f32> = segments.iter().zip(score).map(|(s, v)| (s.start, v)).collect();
+    self
+      .segments
+      .iter()
+      .zip(&shift)
+      .map(|(s, &d)| {
+        let at = (s.start as isize + d) as usize;
+        by_start.get(&at).copied().unwrap_or(0.0)
+      })
+      .collect()
+  }
+
+  /// What is kept: one flag per unit (segments, then definitions).
+  pub fn select(
+    &self,
+    text: &str,
+    relevance: &[f32],
+    options: &FilterOptions,
+    counter: &mut Counter,
+    cancel: &Cancel,
+  ) -> Result<Vec<bool>, Cancelled> {
+    let n = self.segments.len();
+    let best = relevance.iter().copied().fold(0.0, f32::max);
+    let threshold = (options.min_relevance * best).max(f32::MIN_POSITIVE);
+    let mut order: Vec<usize> = (0..n)
+      .filter(|&i| relevance[i] >= threshold && self.segments[i].kind != Kind::Heading)
+      .collect();
+    order.sort_by(|&a, &b| relevance[b].total_cmp(&relevance[a]).then(a.cmp(&b)));
+    // Units are counted when first needed: most are never candidates.
+    let ranges: Vec<Range<usize>> = self.units().map(|(_, r)| r).collect();
+    let mut counted: Vec<Option<usize>> = vec![None; ranges.len()];
+    // Optimistic estimates (no elision markers, which only come between pieces that are
+    // not adjacent); the exact count below has the last word.
+    let mut kept = vec![false; n + self.definitions.len()];
+    let mut used = 0;
+    let mut chosen = Vec::new();
+    let mut misses = 0;
+    for &i in &order {
+      // Past a full budget, or a long run of candidates too big for what is left,
+      // counting the rest of a long result buys nothing.
+      if options.max_tokens.is_some_and(|cap| used >= cap) || misses == MISSES {
+        break;
+      }
+      let needs = self.needs(i, options);
+      let mut cost = 0;
+      for &u in needs.iter().filter(|&&u| !kept[u]) {
+        cost += *counted[u].get_or_insert_with(|| counter.count(&text[ranges[u].clone()]));
+      }
+      if options.max_tokens.is_some_and(|cap| used + cost > cap) {
+        misses += 1;
+        continue;
+      }
+      misses = 0;
+      for u in needs {
+        kept[u] = true;
+      }
+      used += cost;
+      chosen.push(i);
+    }
+    // Exact: drop the least relevant choice until the rendered result fits.
+    if let Some(cap) = options.max_tokens {
+      while !chosen.is_empty() && counter.count(&render_clean(self, text, &kept)) > cap {
+        cancel.check()?;
+        chosen.pop();
+        kept.iter_mut().for_each(|k| *k = false);
+        for &i in &chosen {
+          for u in self.needs(i, options) {
+            kept[u] = true;
+          }
+        }
+      }
+      // Estimates leave room unused: offer it to the next candidates that may fit,
+      // counted exactly (an estimate can be a token or two over the exact count, since
+      // tokens can merge across a join).
+      let mut room = cap.saturating_sub(counter.count(&render_clean(self, text, &kept)));
+      let mut offers = 0;
+      for &i in &order {
+        if offers == REFILL || room == 0 {
+          break;
+        }
+        if kept[i] {
+          continue;
+        }
+        let mut estimate = 0;
+        for u in self.needs(i, options).into_iter().filter(|&u| !kept[u]) {
+          estimate += *counted[u].get_or_insert_with(|| counter.count(&text[ranges[u].clone()]));
+        }
+        if estimate > room + 2 {
+          continue;
+        }
+        offers += 1;
+        cancel.check()?;
+        let mut trial = kept.clone();
+        for u in self.needs(i, options) {
+          trial[u] = true;
+        }
+        let tokens = counter.count(&render_clean(self, text, &trial));
+        if tokens <= cap {
+          kept = trial;
+          room = cap - tokens;
+        }
+      }
+    }
+    Ok(kept)
+  }
+
+  /// The units segment `i` brings: itself, its section's heading, the code block it
+  /// introduces (a paragraph ending in `:` right before one) or the sentence that
+  /// introduces it, and its citations' definitions.
+  fn needs(&self, i: usize, options: &FilterOptions) -> Vec<usize> {
+    // A code block comes with the sentence that introduces it, and that sentence's needs.
+    let intro = (i > 0 && self.introduces[i - 1] == Some(i)).then(|| i - 1);
+    let mut out = vec![i];
+    for j in std::iter::once(i).chain(intro) {
+      out.extend(self.segments[j].heading);
+      out.extend(self.introduces[j]);
+      out.push(j);
+      if options.keep_citations {
+        out.extend(self.cites[j].iter().map(|&d| self.segments.len() + d));
+      }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+  }
+
+  /// The kept units in order: adjacent segments joined by the text between them,
+  /// others by the elision marker.
+  pub fn render(&self, text: &str, kept: &[bool]) -> String {
+    let mut out = String::new();
+    let mut last: Option<usize> = None;
+    let n = self.segments.len();
+    for (p, unit) in self
+      .by_position
+      .iter()
+      .enumerate()
+      .filter(|(p, _)| kept[self.order[*p]])
+    {
+      if let Some(l) = last {
+        let both_definitions = self.order[l] >= n && self.order[p] >= n;
+        if l + 1 == p {
+          out.push_str(&text[self.by_position[l].end..unit.start]);
+        } else if both_definitions {
+          // A list of sources with some left out is still a list: no elision.
+          out.push('\n');
+        } else {
+          out.push_str(DEFAULT_ELISION);
+        }
+      }
+      out.push_str(&text[unit.start..unit.end]);
+      last = Some(p);
+    }
+    out
+  }
+
+  /// The citations of the kept segments, each once, in order of first use.
+  pub fn cited(&self, text: &str, kept: &[bool]) -> Vec<Citation> {
+    let mut out: Vec<Citation> = Vec::new();
+    for (s, _) in self.segments.iter().zip(kept).filter(|(_, &k)| k) {
+      for c in self.citations(&text[s.start..s.end]) {
+        if !out.contains(&c) {
+          out.push(c);
+        }
+      }
+    }
+    out
+  }
+
+  /// The citations in `body`: defined markers with their targets, inline links, bare
+  /// URLs, `(source: …)` notes and `path/file.ext:line` references.
+  fn citations(&self, body: &str) -> Vec<Citation> {
+    let mut out: Vec<Citation> = Vec::new();
+    let mut add = |c: Citation| {
+      if !out.contains(&c) {
+        out.push(c);
+      }
+    };
+    for label in markers(body) {
+      let lower = label.to_lowercase();
+      if let Some(d) = self.definitions.iter().find(|d| d.label == lower) {
+        add(Citation {
+          marker: format!("[{label}]"),
+          target: Some(d.target.clone()),
+        });
+      }
+    }
+    for (marker, target) in inline_links(body) {
+      add(Citation {
+        marker: marker.to_string(),
+        target: Some(target.to_string()),
+      });
+    }
+    for url in bare_urls(body) {
+      add(Citation {
+        marker: url.to_string(),
+        target: Some(url.to_string()),
+      });
+    }
+    for note in source_notes(body) {
+      add(Citation {
+        marker: note.0.to_string(),
+        target: Some(note.1.trim().to_string()),
+      });
+    }
+    for reference in file_references(body) {
+      add(Citation {
+        marker: reference.to_string(),
+        target: Some(reference.to_string()),
+      });
+    }
+    out
+  }
+}

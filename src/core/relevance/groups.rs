@@ -1,0 +1,116 @@
+//! Groups of segments scored as one bag of words: sections and blocks.
+
+use super::index::Index;
+use crate::core::segment::{Kind, Segment};
+
+/// Section of each segment: a heading (or role line) opens one; text before any heading
+/// forms one section per block. Returns the section ids and their number.
+pub fn sections(segments: &[Segment]) -> (Vec<usize>, usize) {
+  let mut ids = Vec::with_capacity(segments.len());
+  let mut count = 0;
+  let mut last_block = usize::MAX;
+  for s in segments {
+    let opens = is_section_start(s.kind) || (s.heading.is_none() && s.block != last_block);
+    if opens || count == 0 {
+      count += 1;
+    }
+    last_block = s.block;
+    ids.push(count - 1);
+  }
+  (ids, count.max(1))
+}
+
+/// The (term, frequency) pairs of each segment for the terms one query weighs: what its
+/// scores are made of (an index shared with sibling tasks holds theirs too).
+pub(super) struct QueryTerms {
+  tf: Vec<(usize, u32)>,
+  start: Vec<usize>,
+}
+
+impl QueryTerms {
+  pub(super) fn new(index: &Index, weights: &[f32]) -> Self {
+    let mut tf = Vec::new();
+    let mut start = Vec::with_capacity(index.len.len() + 1);
+    for i in 0..index.len.len() {
+      start.push(tf.len());
+      tf.extend(index.terms(i).iter().filter(|&&(t, _)| weights[t] != 0.0));
+    }
+    start.push(tf.len());
+    Self { tf, start }
+  }
+
+  pub(super) fn of(&self, i: usize) -> &[(usize, u32)] {
+    &self.tf[self.start[i]..self.start[i + 1]]
+  }
+}
+
+/// Groups of segments taken as one bag of words: BM25 of each, and its bag.
+pub(super) struct Groups {
+  pub score: Vec<f32>,
+  pub terms: Vec<Vec<(usize, u32)>>,
+  pub len: Vec<u32>,
+}
+
+/// BM25 of groups of segments (blocks or sections) taken as one bag of words; segments
+/// for which `include` is false are left out of the bag. `bm25` is each segment's own
+/// BM25, `own` its score with the phrase bonus.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn group_scores(
+  index: &Index,
+  bags: &QueryTerms,
+  weights: &[f32],
+  bm25: &[f32],
+  own: &[f32],
+  group_of: &[usize],
+  groups: usize,
+  include: impl Fn(usize) -> bool,
+) -> Groups {
+  let mut len = vec![0u32; groups];
+  let mut phrase = vec![0f32; groups];
+  // The (term, frequency) pairs of each group's segments, placed group by group (a
+  // counting sort); then a group's pairs in term order, a term's frequencies summed.
+  let mut start = vec![0usize; groups + 1];
+  for (i, &g) in group_of.iter().enumerate() {
+    if include(i) {
+      start[g + 1] += bags.of(i).len();
+    }
+  }
+  for g in 1..start.len() {
+    start[g] += start[g - 1];
+  }
+  let mut pairs = vec![(0usize, 0u32); start[groups]];
+  let mut next = start.clone();
+  for (i, &g) in group_of.iter().enumerate() {
+    if !include(i) {
+      continue;
+    }
+    let bag = bags.of(i);
+    pairs[next[g]..next[g] + bag.len()].copy_from_slice(bag);
+    next[g] += bag.len();
+    len[g] += index.len[i];
+    // A phrase's bonus is in `own` beyond BM25; keep the largest for the group.
+    phrase[g] = phrase[g].max(own[i] - bm25[i]);
+  }
+  let terms: Vec<Vec<(usize, u32)>> = (0..groups)
+    .map(|g| {
+      let group = &mut pairs[start[g]..start[g + 1]];
+      group.sort_unstable();
+      let mut terms: Vec<(usize, u32)> = Vec::with_capacity(group.len());
+      for &(t, f) in group.iter() {
+        match terms.last_mut() {
+          Some((u, n)) if *u == t => *n += f,
+          _ => terms.push((t, f)),
+        }
+      }
+      terms
+    })
+    .collect();
+  let score = (0..groups)
+    .map(|g| index.bm25(&terms[g], len[g], weights) + phrase[g])
+    .collect();
+  Groups { score, terms, len }
+}
+
+pub(super) fn is_section_start(kind: Kind) -> bool {
+  matches!(kind, Kind::Heading | Kind::Role)
+}
