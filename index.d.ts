@@ -422,7 +422,7 @@ export interface NativeExtraction {
   keywords: Array<string>
   scores: Float64Array
   tokens: Uint32Array
-  /** Per segment: 0 kept, else why it was dropped (1 irrelevant, 2 sibling, 3 budget, 4 internal). */
+  /** Per segment: 0 kept, else why it was dropped (1 irrelevant, 2 sibling, 3 budget, 4 internal: `Reason::ALL`). */
   dropped: Uint8Array
   originalTokens: number
   extractedTokens: number

@@ -28,7 +28,7 @@ pub struct NativeExtraction {
   pub keywords: Vec<String>,
   pub scores: Float64Array,
   pub tokens: Uint32Array,
-  /// Per segment: 0 kept, else why it was dropped (`Reason::code`).
+  /// Per segment: 0 kept, else why it was dropped (1 irrelevant, 2 sibling, 3 budget, 4 internal: `Reason::ALL`).
   pub dropped: Uint8Array,
   pub original_tokens: u32,
   pub extracted_tokens: u32,
