@@ -45,12 +45,17 @@ const BOUND_TEXTS = [
   },
 ]
 
-/** A marker after the period belongs to the sentence before it, not to the next one. */
-const AFTER_PERIOD = {
-  task: 'Validate emails in src/api/users.ts',
-  result: 'The email field of createUser in src/api/users.ts is never validated. [1] The build server was slow on Tuesday. [2]\n\n[1]: src/api/users.ts:12\n[2]: CI log',
-  sentence: 'The email field of createUser in src/api/users.ts is never validated. [1]',
-}
+/** A marker after the period belongs to the sentence before it, not to the next one. Both
+ *  orders: with the off-task sentence first, a `[2]` read as the start of the next sentence
+ *  would travel with the on-task sentence. The budget (40) holds the on-task sentence, its
+ *  marker and its definition. */
+const ON_TASK = 'The email field of createUser in src/api/users.ts is never validated. [1]'
+const OFF_TASK = 'The build server was slow on Tuesday. [2]'
+const AFTER_PERIOD = [
+  { name: 'on-task first', result: `${ON_TASK} ${OFF_TASK}\n\n[1]: src/api/users.ts:12\n[2]: CI log` },
+  { name: 'off-task first', result: `${OFF_TASK} ${ON_TASK}\n\n[1]: src/api/users.ts:12\n[2]: CI log` },
+]
+const AFTER_PERIOD_BUDGET = 40
 
 export function cases() {
   const out = {}
@@ -92,8 +97,10 @@ export function cases() {
     }
   })
 
-  const after = filterSubagentResult(AFTER_PERIOD.result, AFTER_PERIOD.task, { maxTokens: countTokens(AFTER_PERIOD.sentence) + 12 })
-  out.afterPeriod = { sentenceWithMarker: after.content.includes(AFTER_PERIOD.sentence), strayMarker2: /\[2\](?!:)/.test(after.content), content: after.content }
+  out.afterPeriod = AFTER_PERIOD.map((c) => {
+    const content = filterSubagentResult(c.result, TASK, { maxTokens: AFTER_PERIOD_BUDGET }).content
+    return { name: c.name, sentenceWithMarker: content.includes(ON_TASK), strayMarker2: /\[2\](?!:)/.test(content), content }
+  })
   return out
 }
 
@@ -108,7 +115,7 @@ function caseLines(c) {
     `createIsolatedContext on it (sibling given): file in the prompt ${yes(c.isolated.fileKept)}, note ${yes(c.isolated.noteKept)}, sibling's line absent ${yes(c.isolated.siblingLineAbsent)}`,
     `coffee line: comes back ${yes(c.coffee.coffeeBack)}; "All 14 tests pass." stays ${yes(c.coffee.testsKept)} (${c.coffee.tokens} tokens)`,
     ...c.bounds.map((b) => `${b.name}: ${b.segments} segments for ${b.sentences} sentences; whole sentence kept by extract ${yes(b.extractWhole)}, by filter ${yes(b.filterWhole)}; extract gave ${oneLine(b.extracted)}`),
-    `marker after the period: sentence kept with its [1] ${yes(c.afterPeriod.sentenceWithMarker)}, the other sentence's [2] kept ${yes(c.afterPeriod.strayMarker2)}; content ${oneLine(c.afterPeriod.content)}`,
+    ...c.afterPeriod.map((a) => `marker after the period (${a.name}, budget ${AFTER_PERIOD_BUDGET}): on-task sentence kept with its [1] ${yes(a.sentenceWithMarker)}, the off-task [2] kept ${yes(a.strayMarker2)}; content ${oneLine(a.content)}`),
   ]
 }
 

@@ -70,7 +70,8 @@ function anthropicThread(q) {
     const { name, input } = lookup(p.title, i, false)
     const id = `toolu_${String(i + 1).padStart(2, '0')}`
     messages.push({ role: 'assistant', content: [{ type: 'tool_use', id, name, input }] })
-    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: paragraphText(p) }] })
+    // The result as a list of text blocks, as MCP tools and many SDK helpers return it.
+    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: [{ type: 'text', text: paragraphText(p) }] }] })
   })
   messages.push({ role: 'assistant', content: [{ type: 'text', text: FINAL_NOTE }] })
   return messages
@@ -97,7 +98,7 @@ export const EXTRACTION_FORMS = [
   { name: 'bullets', note: '`- **<title>**: <sentences>`, one bullet per paragraph', render: (q) => q.paragraphs.map((p) => `- **${p.title}**: ${paragraphText(p)}`).join('\n') },
   { name: 'bullets-dash', note: '`* <title> — <sentences>`, one bullet per paragraph', render: (q) => q.paragraphs.map((p) => `* ${p.title} — ${paragraphText(p)}`).join('\n') },
   { name: 'openai', note: 'OpenAI Chat: user question; per paragraph an assistant `tool_calls` `search_wikipedia {"title"}` and a `role: tool` result; a closing note', render: (q) => openaiThread(q) },
-  { name: 'anthropic', note: 'Anthropic Messages: the same with `tool_use` / `tool_result` blocks', render: anthropicThread },
+  { name: 'anthropic', note: 'Anthropic Messages: the same with `tool_use` blocks and `tool_result` blocks whose content is a list of one `text` block', render: anthropicThread },
   { name: 'ai-sdk', note: 'AI SDK model messages: `tool-call` / `tool-result` parts, `output: { type: "text", value }`', render: aiSdkThread },
   { name: 'openai-varied', note: 'OpenAI Chat with five tools in turn: `fetch_page {query}`, `web_search {q: "<title> wikipedia"}`, `read_url {url}`, `lookup {topic}`, `search_wikipedia {title}`', render: (q) => openaiThread(q, true) },
 ]
@@ -222,7 +223,7 @@ function threadPieces(messages) {
       if (part.type === 'text') pieces.push({ text: part.text })
       else if (part.type === 'tool_use') args.set(part.id, json(part.input))
       else if (part.type === 'tool-call') args.set(part.toolCallId, json(part.input))
-      else if (part.type === 'tool_result') pieces.push({ text: json(part.content), callId: part.tool_use_id })
+      else if (part.type === 'tool_result') pieces.push({ text: Array.isArray(part.content) ? part.content.map((b) => b.text ?? '').join('\n') : json(part.content), callId: part.tool_use_id })
       else if (part.type === 'tool-result') pieces.push({ text: json(part.output?.value ?? part.output), callId: part.toolCallId })
     }
   }
@@ -452,7 +453,13 @@ function parseArgs(argv) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const options = parseArgs(process.argv.slice(2))
+  let options
+  try {
+    options = parseArgs(process.argv.slice(2))
+  } catch (e) {
+    console.error(e.message)
+    process.exit(2)
+  }
   const started = performance.now()
   const numbers = measureForms(options)
   console.log(`${numbers.questions} questions (half ${options.half}${Number.isFinite(options.limit) ? `, first ${options.limit}` : ''}), budget 25 %`)
