@@ -12,7 +12,7 @@ const cite = (sentence, k) => {
 }
 
 /** The ten paragraphs as one report: every sentence cites its paragraph's source, defined at the end. */
-function report(q) {
+export function report(q) {
   const body = q.paragraphs.map((p, i) => p.sentences.filter((s) => s.trim()).map((s) => cite(s, i + 1)).join(' '))
   const sources = q.paragraphs.map((p, i) => `[${i + 1}]: ${p.title} — https://en.wikipedia.org/wiki/${encodeURIComponent(p.title.replaceAll(' ', '_'))}`)
   return `# Research notes\n\n${body.join('\n\n')}\n\n## Sources\n\n${sources.join('\n')}\n`
