@@ -38,6 +38,10 @@ pub enum Kind {
   Item,
   /// A fenced code block, whole.
   Code,
+  /// A tool call's line (`→ name {arguments}`) in rendered messages: it opens the
+  /// section of its unit, whose body is the call's result, and its arguments are the
+  /// section's title, as a heading is a section's.
+  Call,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -129,7 +129,7 @@ pub(super) fn render(messages: &[Message], granularity: Granularity) -> Doc<'sta
   let mut text = String::new();
   let mut segments = Vec::new();
   let mut internal_ranges = Vec::new();
-  let mut results: Vec<(usize, usize, String)> = Vec::new(); // segment range of a result, and its call id
+  let mut results: Vec<(Range<usize>, usize)> = Vec::new(); // segments of a result, and its call's line
   let mut calls: FxHashMap<String, usize> = FxHashMap::default(); // call id -> segment of the call line
   let mut block = 0;
   let mut regions = Vec::with_capacity(messages.len());
@@ -175,18 +175,29 @@ pub(super) fn render(messages: &[Message], granularity: Granularity) -> Doc<'sta
         granularity
       };
       block = segment(&text[from..], from, i, g, &mut segments, block);
-      // Segments inside the message belong to its header's section.
+      // A result answers the latest call before it with its id (ids can be reused).
+      let call = match part {
+        Part::ToolResult { call_id, .. } => calls.get(call_id).copied(),
+        _ => None,
+      };
+      // Segments inside the message belong to its header's section, and a tool result's
+      // to its call's: the call is the title of what it brought back.
       for s in &mut segments[first_segment..] {
         if s.heading.is_none() {
-          s.heading = header;
+          s.heading = call.or(header);
         }
       }
       match part {
         Part::Thinking(_) => internal_ranges.push((first_segment, segments.len())),
         Part::ToolCall { id, .. } if first_segment < segments.len() => {
+          segments[first_segment].kind = Kind::Call;
           calls.insert(id.clone(), first_segment);
         }
-        Part::ToolResult { call_id, .. } => results.push((first_segment, segments.len(), call_id.clone())),
+        Part::ToolResult { .. } => {
+          if let Some(call) = call {
+            results.push((first_segment..segments.len(), call));
+          }
+        }
         _ => {}
       }
     }
@@ -210,10 +221,8 @@ pub(super) fn render(messages: &[Message], granularity: Granularity) -> Doc<'sta
   for (a, b) in internal_ranges {
     doc.internal[a..b].iter_mut().for_each(|x| *x = true);
   }
-  for (a, b, id) in results {
-    if let Some(&call) = calls.get(&id) {
-      doc.companion[a..b].iter_mut().for_each(|c| *c = Some(call));
-    }
+  for (range, call) in results {
+    doc.companion[range].iter_mut().for_each(|c| *c = Some(call));
   }
   doc
 }

@@ -985,3 +985,128 @@ fn reason_and_granularity_tables_agree_with_the_typescript_side() {
   }
   assert_eq!(Reason::code(None), 0);
 }
+
+fn call_message(calls: &[(&str, &str, &str)]) -> Message {
+  Message {
+    role: "assistant".into(),
+    name: None,
+    parts: calls
+      .iter()
+      .map(|(id, name, arguments)| Part::ToolCall {
+        id: (*id).into(),
+        name: (*name).into(),
+        arguments: (*arguments).into(),
+      })
+      .collect(),
+  }
+}
+
+fn result_message(id: &str, content: &str) -> Message {
+  Message {
+    role: "tool".into(),
+    name: None,
+    parts: vec![Part::ToolResult {
+      call_id: id.into(),
+      content: content.into(),
+    }],
+  }
+}
+
+/// The issue's thread: a plan that quotes the task must not make the task's own file and
+/// note look faint, and with a sibling the sibling's line goes.
+#[test]
+fn a_thread_that_quotes_the_task_keeps_its_file_and_note() {
+  let thread = vec![
+    Message::text(
+      "user",
+      "Plan: A.1 Validate emails in src/api/users.ts. A.2 Fix the memory leak in src/middleware/rate-limit.ts.",
+    ),
+    call_message(&[("c1", "read_file", r#"{"path":"src/api/users.ts"}"#)]),
+    result_message("c1", "export function createUser(body) { db.users.insert({ email: body.email }) }"),
+    Message::text("assistant", "users.ts inserts body.email unchecked; createUser needs validation."),
+  ];
+  let task = "Validate emails in src/api/users.ts";
+  let e = extract_messages(&thread, task, &Options::default(), &Cancel::new()).unwrap();
+  assert!(e.text.contains("db.users.insert"), "{}", e.text);
+  assert!(e.text.contains("createUser needs validation"), "{}", e.text);
+  let options = Options {
+    sibling_tasks: vec!["Fix the memory leak in src/middleware/rate-limit.ts".into()],
+    ..Options::default()
+  };
+  let e = extract_messages(&thread, task, &options, &Cancel::new()).unwrap();
+  assert!(!e.text.contains("rate-limit"), "{}", e.text);
+  assert!(e.text.contains("db.users.insert"), "{}", e.text);
+}
+
+/// A tool result is scored with its call: the call names what came back, as a heading
+/// names its section, even when the result itself never says it and when several calls
+/// stand before their results.
+#[test]
+fn a_tool_result_is_titled_by_its_call() {
+  let pages = [
+    (
+      "Ed Wood",
+      "He was an American filmmaker, actor and writer of low-budget films.",
+    ),
+    (
+      "Scott Derrickson",
+      "He is an American director, screenwriter and producer.",
+    ),
+    (
+      "Jonathan Swift",
+      "He was an Anglo-Irish satirist and essayist of the eighteenth century.",
+    ),
+    (
+      "Woodlands",
+      "A forest is a large area dominated by trees in a temperate climate.",
+    ),
+  ];
+  let task = "Were Scott Derrickson and Ed Wood of the same nationality?";
+  let budget = 60;
+  for parallel in [false, true] {
+    let mut thread = vec![Message::text("user", "Look these people up.")];
+    let calls: Vec<(String, String)> = pages
+      .iter()
+      .enumerate()
+      .map(|(i, (title, _))| (format!("c{i}"), format!("{{\"query\":\"{title}\"}}")))
+      .collect();
+    if parallel {
+      let all: Vec<(&str, &str, &str)> = calls
+        .iter()
+        .map(|(id, a)| (id.as_str(), "lookup", a.as_str()))
+        .collect();
+      thread.push(call_message(&all));
+      thread.extend(
+        pages
+          .iter()
+          .zip(&calls)
+          .map(|((_, body), (id, _))| result_message(id, body)),
+      );
+    } else {
+      for ((_, body), (id, arguments)) in pages.iter().zip(&calls) {
+        thread.push(call_message(&[(id, "lookup", arguments)]));
+        thread.push(result_message(id, body));
+      }
+    }
+    let options = Options {
+      max_tokens: Some(budget),
+      ..Options::default()
+    };
+    let e = extract_messages(&thread, task, &options, &Cancel::new()).unwrap();
+    assert!(
+      e.text.contains("American filmmaker"),
+      "parallel {parallel}: {}",
+      e.text
+    );
+    assert!(
+      e.text.contains("American director"),
+      "parallel {parallel}: {}",
+      e.text
+    );
+    assert!(
+      !e.text.contains("satirist") && !e.text.contains("forest"),
+      "parallel {parallel}: {}",
+      e.text
+    );
+  }
+}

@@ -3,19 +3,26 @@
 use super::index::Index;
 use crate::core::segment::{Kind, Segment};
 
-/// Section of each segment: a heading (or role line) opens one; text before any heading
-/// forms one section per block. Returns the section ids and their number.
+/// Section of each segment: a heading, role line or tool call opens one, and a segment
+/// is in the section of its heading (a tool result's heading is its call, wherever the
+/// call stands); text before any heading forms one section per block. Returns the
+/// section ids and their number.
 pub fn sections(segments: &[Segment]) -> (Vec<usize>, usize) {
-  let mut ids = Vec::with_capacity(segments.len());
+  let mut ids: Vec<usize> = Vec::with_capacity(segments.len());
   let mut count = 0;
   let mut last_block = usize::MAX;
-  for s in segments {
-    let opens = is_section_start(s.kind) || (s.heading.is_none() && s.block != last_block);
-    if opens || count == 0 {
+  for (i, s) in segments.iter().enumerate() {
+    let id = match s.heading.filter(|&h| h < i && is_section_start(segments[h].kind)) {
+      _ if is_section_start(s.kind) => None,
+      Some(h) => Some(ids[h]),
+      None if count == 0 || (s.heading.is_none() && s.block != last_block) => None,
+      None => Some(count - 1),
+    };
+    ids.push(id.unwrap_or_else(|| {
       count += 1;
-    }
+      count - 1
+    }));
     last_block = s.block;
-    ids.push(count - 1);
   }
   (ids, count.max(1))
 }
@@ -112,5 +119,45 @@ pub(super) fn group_scores(
 }
 
 pub(super) fn is_section_start(kind: Kind) -> bool {
-  matches!(kind, Kind::Heading | Kind::Role)
+  matches!(kind, Kind::Heading | Kind::Role | Kind::Call)
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  fn seg(kind: Kind, block: usize, heading: Option<usize>) -> Segment {
+    Segment {
+      start: 0,
+      end: 0,
+      kind,
+      block,
+      heading,
+      message: 0,
+    }
+  }
+
+  #[test]
+  fn a_segment_is_in_its_headings_section_wherever_the_heading_stands() {
+    // Two calls, then both results: each result is in its own call's section.
+    let segments = [
+      seg(Kind::Role, 0, None),
+      seg(Kind::Call, 1, Some(0)),
+      seg(Kind::Call, 2, Some(0)),
+      seg(Kind::Role, 3, None),
+      seg(Kind::Text, 4, Some(1)),
+      seg(Kind::Role, 5, None),
+      seg(Kind::Text, 6, Some(2)),
+    ];
+    let (ids, count) = sections(&segments);
+    assert_eq!(ids, [0, 1, 2, 3, 1, 4, 2]);
+    assert_eq!(count, 5);
+    // Without headings, a section per block.
+    let plain = [
+      seg(Kind::Text, 0, None),
+      seg(Kind::Text, 0, None),
+      seg(Kind::Text, 1, None),
+    ];
+    assert_eq!(sections(&plain), (vec![0, 0, 1], 2));
+  }
 }

@@ -1,10 +1,17 @@
 //! Titles, and where text names them: the links between sections.
 
 use super::index::fold_ascii;
+use crate::core::terms::is_stop_word;
 
-/// A heading's title, case-folded: without `#` marks and a trailing "(…)" or ", …" qualifier.
+/// A heading's title, case-folded: without `#` marks (see `title`).
 pub(super) fn heading_title(heading: &str) -> String {
-  let t = heading.trim_start_matches('#').trim();
+  title(heading.trim_start_matches('#'))
+}
+
+/// A name as a title, case-folded: without a trailing "(…)" or ", …" qualifier, which text
+/// that names the thing leaves out ("Kiskiack (Lee House)" is named "Kiskiack").
+fn title(name: &str) -> String {
+  let t = name.trim();
   let t = match t.rfind(" (") {
     Some(i) if t.ends_with(')') => &t[..i],
     _ => t,
@@ -14,10 +21,10 @@ pub(super) fn heading_title(heading: &str) -> String {
   fold_ascii(t)
 }
 
-/// Which of `titles` `body` names, longest match first: "Adventures of Huckleberry Finn"
-/// names that section, not the "Huckleberry Finn" inside it.
+/// Which sections `body` names by their titles, longest match first:
+/// "Adventures of Huckleberry Finn" names that section, not the "Huckleberry Finn" inside it.
 pub(super) fn named_titles(body: &str, titles: &[Option<String>]) -> Vec<bool> {
-  // Many sections can share a title (a thread's "### user"): find each distinct title once.
+  // Many sections can share a title: find each distinct one once.
   let mut distinct: Vec<&str> = titles.iter().flatten().map(String::as_str).collect();
   distinct.sort_unstable();
   distinct.dedup();
@@ -59,4 +66,210 @@ pub(super) fn name_spans(body: &str, title: &str) -> Vec<(usize, usize)> {
     }
   }
   spans
+}
+
+/// A tool call's names: what it names. The call line is `→ name {arguments}`; each of its
+/// arguments' short string values names what the call brought back: a URL or path by its
+/// last part (`…/wiki/Harvey_Pekar` is "harvey pekar", `src/api/users.ts` is "users.ts"),
+/// other text as it is. Long values (a command line, a file's content) name nothing.
+pub(super) fn call_titles(line: &str) -> Vec<String> {
+  let Some(at) = line.find('{') else {
+    return Vec::new();
+  };
+  let mut names: Vec<String> = string_values(&line[at..])
+    .filter(|v| v.len() <= MAX_TITLE_BYTES)
+    .map(|v| title(&name_of(&v)))
+    .filter(|v| !v.is_empty())
+    .collect();
+  names.sort_unstable();
+  names.dedup();
+  names
+}
+
+/// Argument values longer than this are content (code, a message), not a name.
+const MAX_TITLE_BYTES: usize = 120;
+
+/// What a value names: the last part of a URL (its words: `_` and `-` are spaces) or of a
+/// path; text with spaces as it is.
+fn name_of(value: &str) -> String {
+  if value.contains(char::is_whitespace) || !value.contains('/') {
+    return value.trim().to_owned();
+  }
+  let url = value.contains("://");
+  let value = value.split(['?', '#']).next().unwrap_or(value);
+  let last = value.trim_end_matches('/').rsplit('/').next().unwrap_or(value);
+  if url {
+    percent_decoded(last).replace(['_', '-'], " ")
+  } else {
+    last.to_owned()
+  }
+}
+
+/// `%XX` escapes decoded where they make UTF-8; others left as they are.
+fn percent_decoded(text: &str) -> String {
+  let b = text.as_bytes();
+  let mut out = Vec::with_capacity(b.len());
+  let mut i = 0;
+  while i < b.len() {
+    let hex = |c: u8| (c as char).to_digit(16);
+    match (
+      b[i],
+      b.get(i + 1).and_then(|&c| hex(c)),
+      b.get(i + 2).and_then(|&c| hex(c)),
+    ) {
+      (b'%', Some(h), Some(l)) => {
+        out.push((h * 16 + l) as u8);
+        i += 3;
+      }
+      (c, _, _) => {
+        out.push(c);
+        i += 1;
+      }
+    }
+  }
+  String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
+}
+
+/// The string values of a JSON text (keys left out), unescaped for `\"` and `\\`
+/// only: a title needs its words, not exact JSON.
+fn string_values(json: &str) -> impl Iterator<Item = String> + '_ {
+  let b = json.as_bytes();
+  let mut i = 0;
+  std::iter::from_fn(move || loop {
+    let open = i + memchr::memchr(b'"', &b[i..])?;
+    let mut j = open + 1;
+    let mut value = Vec::new();
+    while j < b.len() && b[j] != b'"' {
+      if b[j] == b'\\' {
+        j += 1;
+      }
+      if let Some(&c) = b.get(j) {
+        value.push(c);
+      }
+      j += 1;
+    }
+    i = (j + 1).min(b.len());
+    let key = json[i..].trim_start().starts_with(':');
+    if !key {
+      return Some(String::from_utf8_lossy(&value).into_owned());
+    }
+  })
+}
+
+/// The title of a paragraph or list item that has no heading: what it leads with. A bold
+/// lead (`**Ed Wood**: …`) or a short lead before a dash or colon (`Ed Wood — …`) is its
+/// title as written; otherwise the name its first sentence opens with, the run of
+/// capitalized words before anything else ("Harvey Lawrence Pekar (October 8, …) was" is
+/// "harvey lawrence pekar"). `None` when it opens with no name ("It was…", "This…").
+pub(super) fn lead_title(lead: &str) -> Option<String> {
+  let t = lead.trim_start();
+  let t = t
+    .strip_prefix(['-', '*', '+'])
+    .map_or(t, |rest| rest.trim_start());
+  for mark in ["**", "__"] {
+    if let Some(rest) = t.strip_prefix(mark) {
+      let name = &rest[..rest.find(mark)?];
+      let name = name.trim_end_matches([':', '.', ' ']);
+      return (!name.is_empty() && name.len() <= MAX_TITLE_BYTES).then(|| title(name));
+    }
+  }
+  for separator in [" — ", " – ", ": "] {
+    if let Some((name, _)) = t.split_once(separator) {
+      if name.len() <= MAX_LEAD_BYTES && !name.contains(['.', '!', '?', ',']) {
+        return Some(title(name));
+      }
+    }
+  }
+  let mut name_end = 0;
+  let mut at = 0;
+  for word in t.split(' ') {
+    let start = at;
+    at += word.len() + 1;
+    let bare = word.trim_end_matches([',', ';', ':', '.']);
+    if bare
+      .chars()
+      .next()
+      .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
+    {
+      name_end = start + bare.len();
+    } else if !NAME_CONNECTORS.contains(&bare) {
+      break;
+    }
+    // Punctuation after a word ends the name.
+    if bare.len() != word.len() {
+      break;
+    }
+  }
+  let name = &t[..name_end];
+  let single_stop_word = !name.contains(' ') && is_stop_word(&name.to_lowercase());
+  (!name.is_empty() && !single_stop_word).then(|| title(name))
+}
+
+/// A lead before a dash or colon is a title when it is this short: longer, it is a
+/// sentence of its own.
+const MAX_LEAD_BYTES: usize = 60;
+
+/// Lower-case words that stand inside names ("Bank of America", "Vincent van Gogh").
+const NAME_CONNECTORS: [&str; 12] = [
+  "and", "da", "de", "del", "der", "du", "for", "la", "le", "of", "the", "van",
+];
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn a_call_is_named_by_its_short_argument_values() {
+    let names = |line: &str| call_titles(line);
+    assert_eq!(
+      names(r#"→ search {"title":"Kiskiack (Lee House)"}"#),
+      ["kiskiack"]
+    );
+    assert_eq!(
+      names(r#"→ read_url {"url":"https://en.wikipedia.org/wiki/Harvey_Pekar"}"#),
+      ["harvey pekar"]
+    );
+    assert_eq!(
+      names(r#"→ view {"path":"/repo/src/api/users.ts","command":"view"}"#),
+      ["users.ts", "view"]
+    );
+    assert_eq!(
+      names(r#"→ open {"url":"https://x.org/wiki/Caf%C3%A9_Society"}"#),
+      ["café society"]
+    );
+    let long = format!(r#"→ write {{"content":"{}"}}"#, "word ".repeat(40));
+    assert!(names(&long).is_empty());
+    assert!(names("→ ping").is_empty());
+    assert_eq!(
+      names(r#"→ say {"text":"a \"quoted\" name"}"#),
+      [r#"a "quoted" name"#]
+    );
+  }
+
+  #[test]
+  fn an_untitled_paragraph_leads_with_its_title() {
+    assert_eq!(
+      lead_title("- **Ed Wood**: an American filmmaker.").as_deref(),
+      Some("ed wood")
+    );
+    assert_eq!(
+      lead_title("* Ed Wood — an American filmmaker.").as_deref(),
+      Some("ed wood")
+    );
+    assert_eq!(
+      lead_title("Harvey Lawrence Pekar (October 8, 1939 – July 12, 2010) was a writer.").as_deref(),
+      Some("harvey lawrence pekar")
+    );
+    assert_eq!(
+      lead_title("Bank of America is a bank.").as_deref(),
+      Some("bank of america")
+    );
+    assert_eq!(
+      lead_title("Careers, a board game, came out in 1955.").as_deref(),
+      Some("careers")
+    );
+    assert_eq!(lead_title("It was dissolved in 2010."), None);
+    assert_eq!(lead_title("This was dissolved in 2010."), None);
+    assert_eq!(lead_title("the lower-case start of a note."), None);
+  }
 }

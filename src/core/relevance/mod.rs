@@ -13,6 +13,8 @@
 //! - `feedback`: a task's vocabulary learned from what it already owns;
 //! - here, `scores_with`: the steps above put together into a score per segment.
 
+use std::borrow::Cow;
+
 pub mod bm25;
 pub mod feedback;
 mod groups;
@@ -30,9 +32,11 @@ pub use postings::{Postings, Trigrams};
 
 use bm25::PHRASE;
 use groups::{group_scores, is_section_start, QueryTerms};
-use links::{heading_title, name_spans, named_titles};
+use links::{call_titles, heading_title, lead_title, name_spans, named_titles};
 use pair::lift_pair;
 use weights::*;
+
+use rustc_hash::FxHashMap;
 
 use crate::core::segment::{Kind, Segment};
 use crate::core::terms::Terms;
@@ -96,19 +100,48 @@ pub fn scores_with(
   // Sections: where each starts and ends, its title (markdown headings only: a rendered
   // message's role line is no title), and its text, case-folded, for finding names.
   let mut span = vec![(usize::MAX, 0usize); sections];
+  let mut size = vec![0usize; sections];
   for (i, &k) in section_of.iter().enumerate() {
     span[k].0 = span[k].0.min(i);
     span[k].1 = i + 1;
+    size[k] += 1;
   }
-  let title: Vec<Option<String>> = span
+  // A section's text: its span of the text, or, when other sections' segments lie
+  // within the span (a tool result whose call stands before other calls), its own
+  // segments joined.
+  let body = |k: usize| -> Cow<'_, str> {
+    let (first, end) = span[k];
+    if size[k] == end - first {
+      Cow::Borrowed(&index.folded[segments[first].start..segments[end - 1].end])
+    } else {
+      let own = (first..end).filter(|&i| section_of[i] == k);
+      Cow::Owned(
+        own
+          .map(|i| &index.folded[segments[i].start..segments[i].end])
+          .collect::<Vec<_>>()
+          .join("\n"),
+      )
+    }
+  };
+  // A section's names: its heading's title, or what its tool call names (a role line
+  // names nothing).
+  let title: Vec<Vec<String>> = span
     .iter()
     .map(|&(first, _)| {
       let s = &segments[first];
-      (s.kind == Kind::Heading)
-        .then(|| heading_title(&text[s.start..s.end]))
-        .filter(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= MIN_TITLE_CHARS)
+      let line = &text[s.start..s.end];
+      let mut names = match s.kind {
+        Kind::Heading => vec![heading_title(line)],
+        Kind::Call => call_titles(line),
+        // A paragraph or item with no heading leads with its title.
+        Kind::Text | Kind::Item if s.heading.is_none() => lead_title(line).into_iter().collect(),
+        _ => Vec::new(),
+      };
+      names.retain(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= MIN_TITLE_CHARS);
+      names
     })
     .collect();
+  let title = distinctive_names(title);
   // Titles the task names (the longest match: see `named_titles`).
   let named_by_task = named_titles(&query.text, &title);
   let mut relevance: Vec<f32> = (0..sections)
@@ -118,17 +151,11 @@ pub fn scores_with(
   let mut order: Vec<usize> = (0..sections).filter(|&k| relevance[k] > 0.0).collect();
   order.sort_by(|&a, &b| relevance[b].total_cmp(&relevance[a]).then(a.cmp(&b)));
   let best = order.first().map_or(0.0, |&k| relevance[k]);
-  let sources: Vec<(usize, f32, &str)> = order
+  let sources: Vec<(usize, f32, Cow<str>)> = order
     .iter()
     .take(LINK_SOURCES)
     .filter(|&&k| relevance[k] >= LINK_SOURCE * best)
-    .map(|&k| {
-      (
-        k,
-        relevance[k] / best,
-        &index.folded[segments[span[k].0].start..segments[span[k].1 - 1].end],
-      )
-    })
+    .map(|&k| (k, relevance[k] / best, body(k)))
     .collect();
   let mut linked = relevance.clone();
   if !sources.is_empty() {
@@ -157,7 +184,6 @@ pub fn scores_with(
   relevance = linked;
   // The pair of sections that answer the task together comes first.
   let base: Vec<f32> = section_bm25.iter().map(|&v| norm(v, max_section)).collect();
-  let body = |k: usize| &index.folded[segments[span[k].0].start..segments[span[k].1 - 1].end];
   lift_pair(
     &mut relevance,
     &base,
@@ -208,6 +234,29 @@ pub fn scores_with(
     })
     .collect();
   (scores, evidence)
+}
+
+/// Each section's one name: of a call's values, the one fewest sections share (`lookup
+/// {topic: "Ed Wood", source: "wikipedia"}` is named "ed wood", `view {path}` by its
+/// path), the longest of equals; and no name given to more than `MAX_NAMESAKES`
+/// sections (`view`, a file every round reads), which tells none of them apart.
+fn distinctive_names(titles: Vec<Vec<String>>) -> Vec<Option<String>> {
+  let mut count: FxHashMap<&str, usize> = FxHashMap::default();
+  for t in titles.iter().flatten() {
+    *count.entry(t.as_str()).or_insert(0) += 1;
+  }
+  let names: Vec<Option<String>> = titles
+    .iter()
+    .map(|names| {
+      names
+        .iter()
+        .map(|t| (count[t.as_str()], t))
+        .filter(|&(n, _)| n <= MAX_NAMESAKES)
+        .min_by(|a, b| a.0.cmp(&b.0).then(b.1.len().cmp(&a.1.len())).then(a.1.cmp(b.1)))
+        .map(|(_, t)| t.clone())
+    })
+    .collect();
+  names
 }
 
 fn max(v: &[f32]) -> f32 {

@@ -1,5 +1,7 @@
 //! The pair of titled sections that answer the task together, lifted to the top.
 
+use std::borrow::Cow;
+
 use super::bm25;
 use super::groups::Groups;
 use super::index::Index;
@@ -24,7 +26,7 @@ pub(super) fn lift_pair<'a>(
   bags: &Groups,
   titles: &[Option<String>],
   named_by_task: &[bool],
-  body: impl Fn(usize) -> &'a str,
+  body: impl Fn(usize) -> Cow<'a, str>,
 ) {
   let mut order: Vec<usize> = (0..relevance.len()).filter(|&k| relevance[k] > 0.0).collect();
   order.sort_by(|&a, &b| relevance[b].total_cmp(&relevance[a]).then(a.cmp(&b)));
@@ -58,7 +60,7 @@ pub(super) fn lift_pair<'a>(
   }
   let titled: Vec<Option<String>> = order.iter().map(|&k| titles[k].clone()).collect();
   // names[i][j]: candidate i's text names candidate j's title.
-  let names: Vec<Vec<bool>> = order.iter().map(|&k| named_titles(body(k), &titled)).collect();
+  let names: Vec<Vec<bool>> = order.iter().map(|&k| named_titles(&body(k), &titled)).collect();
   let same = |i: usize, j: usize| titled[i].is_some() && titled[i] == titled[j];
   let linked = |i: usize, j: usize| (names[i][j] || names[j][i]) && !same(i, j);
   let title = |i: usize| if named_by_task[order[i]] { W_TITLE } else { 0.0 };

@@ -44,6 +44,11 @@ pub const LINK_SOURCE: f32 = 0.5;
 /// "Go" would be found in any text.
 pub const MIN_TITLE_CHARS: usize = 4;
 
+/// A name given to more sections than this names none of them: a thread's calls share
+/// their command words (`view`) and read one file again and again, while a title in a set
+/// of documents is its own. Four: a file read, edited, tested and read again.
+pub const MAX_NAMESAKES: usize = 4;
+
 // The pair of sections that answer together (`pair`).
 
 /// The pair is sought among this many of the most relevant sections: HotpotQA gives ten
