@@ -95,7 +95,20 @@ pub fn scores_with(
   let norm = |v: f32, m: f32| if m > 0.0 { v / m } else { 0.0 };
   let max_own = max(&own);
   let max_block = max(&block_score);
-  let max_section = max(section_bm25);
+  // A section that quotes the task (the plan or request that set it) matches it like
+  // nothing else can: it must not set the scale against which the task's own material
+  // (the files it reads, what was found) looks faint, nor stand first among the sections
+  // that links and pairs start from. It is scored just under the best of the others.
+  let quoting = quoting_sections(&index.folded, segments, &section_of, sections, &query.text);
+  let others_best = (0..sections)
+    .filter(|&k| !quoting[k])
+    .map(|k| section_bm25[k])
+    .fold(0.0, f32::max);
+  let max_section = if others_best > 0.0 {
+    others_best
+  } else {
+    max(section_bm25)
+  };
 
   // Sections: where each starts and ends, its title (markdown headings only: a rendered
   // message's role line is no title), and its text, case-folded, for finding names.
@@ -145,7 +158,16 @@ pub fn scores_with(
   // Titles the task names (the longest match: see `named_titles`).
   let named_by_task = named_titles(&query.text, &title);
   let mut relevance: Vec<f32> = (0..sections)
-    .map(|k| norm(section_bm25[k], max_section) + if named_by_task[k] { W_TITLE } else { 0.0 })
+    .map(|k| {
+      let lexical = norm(section_bm25[k], max_section);
+      // Just under the best other section: a tie goes to the section that is no quote.
+      let lexical = if quoting[k] {
+        lexical.min(1.0 - f32::EPSILON)
+      } else {
+        lexical
+      };
+      lexical + if named_by_task[k] { W_TITLE } else { 0.0 }
+    })
     .collect();
   // Links from the most relevant sections to the sections they name, and back.
   let mut order: Vec<usize> = (0..sections).filter(|&k| relevance[k] > 0.0).collect();
@@ -236,6 +258,29 @@ pub fn scores_with(
   (scores, evidence)
 }
 
+/// Per section: whether it quotes the task whole (its case-folded text holds the task's).
+/// A task shorter than `MIN_QUOTE_BYTES` is not sought: a few words are found anywhere.
+fn quoting_sections(
+  folded: &str,
+  segments: &[Segment],
+  section_of: &[usize],
+  sections: usize,
+  task: &str,
+) -> Vec<bool> {
+  let mut quoting = vec![false; sections];
+  let task = task.trim();
+  if task.len() < MIN_QUOTE_BYTES {
+    return quoting;
+  }
+  for at in memchr::memmem::find_iter(folded.as_bytes(), task.as_bytes()) {
+    let i = segments.partition_point(|s| s.start <= at);
+    if i > 0 {
+      quoting[section_of[i - 1]] = true;
+    }
+  }
+  quoting
+}
+
 /// Each section's one name: of a call's values, the one fewest sections share (`lookup
 /// {topic: "Ed Wood", source: "wikipedia"}` is named "ed wood", `view {path}` by its
 /// path), the longest of equals; and no name given to more than `MAX_NAMESAKES`
@@ -300,6 +345,29 @@ mod tests {
     let cats = s.iter().find(|x| x.0 == "Cats sleep.").unwrap().1;
     assert!(burbank > 0.3, "{s:?}");
     assert!(burbank > cats);
+  }
+
+  /// A request that quotes the task must not be where links start from: the section it
+  /// names through the document it leads to still counts.
+  #[test]
+  fn a_quote_of_the_task_sets_no_scale() {
+    let task = "Where was the director of the film Ed Wood born?";
+    let text = format!(
+      "## Request\n\n{task}\n\n## Ed Wood (film)\n\nEd Wood is a film directed by Tim Burton.\n\n## Tim Burton\n\nTim Burton was born in Burbank.\n\n## Cats\n\nCats sleep."
+    );
+    let s = scored(&text, task);
+    let score = |needle: &str| s.iter().find(|x| x.0.contains(needle)).unwrap().1;
+    // The quote's section is scored at most as the best other, and the document it names
+    // leads on to the one with the answer.
+    assert!(score("## Request") <= score("## Ed Wood"), "{s:?}");
+    assert!(
+      score("Burbank") > 0.3 && score("Burbank") > score("Cats sleep"),
+      "{s:?}"
+    );
+    assert_eq!(
+      quoting_sections(&text.to_ascii_lowercase(), &[], &[], 0, &task.to_lowercase()),
+      Vec::<bool>::new()
+    );
   }
 
   /// The heading scores of a titled text, best first.

@@ -49,6 +49,10 @@ pub const MIN_TITLE_CHARS: usize = 4;
 /// of documents is its own. Four: a file read, edited, tested and read again.
 pub const MAX_NAMESAKES: usize = 4;
 
+/// A task is sought quoted whole in the text only when it is at least this long: a
+/// statement, not a few words that any text may hold.
+pub const MIN_QUOTE_BYTES: usize = 24;
+
 // The pair of sections that answer together (`pair`).
 
 /// The pair is sought among this many of the most relevant sections: HotpotQA gives ten
