@@ -21,9 +21,9 @@ fn title(name: &str) -> String {
   fold_ascii(t)
 }
 
-/// Which sections `body` names by their titles, longest match first:
+/// Which sections `body` names by one of their names, longest match first:
 /// "Adventures of Huckleberry Finn" names that section, not the "Huckleberry Finn" inside it.
-pub(super) fn named_titles(body: &str, titles: &[Option<String>]) -> Vec<bool> {
+pub(super) fn named_titles(body: &str, titles: &[Vec<String>]) -> Vec<bool> {
   // Many sections can share a title: find each distinct one once.
   let mut distinct: Vec<&str> = titles.iter().flatten().map(String::as_str).collect();
   distinct.sort_unstable();
@@ -41,9 +41,10 @@ pub(super) fn named_titles(body: &str, titles: &[Option<String>]) -> Vec<bool> {
     .collect();
   titles
     .iter()
-    .map(|t| {
-      t.as_deref()
-        .is_some_and(|t| distinct.binary_search(&t).is_ok_and(|k| named[k]))
+    .map(|names| {
+      names
+        .iter()
+        .any(|t| distinct.binary_search(&t.as_str()).is_ok_and(|k| named[k]))
     })
     .collect()
 }
@@ -180,6 +181,15 @@ pub(super) fn lead_title(lead: &str) -> Option<String> {
       }
     }
   }
+  let name = opening_name(t)?;
+  let single_stop_word = !name.contains(' ') && is_stop_word(&name.to_lowercase());
+  (!single_stop_word).then(|| title(name))
+}
+
+/// The name a sentence opens with: its run of capitalized words (and the connectors
+/// between them), up to the first other word or punctuation.
+fn opening_name(sentence: &str) -> Option<&str> {
+  let t = sentence.trim_start();
   let mut name_end = 0;
   let mut at = 0;
   for word in t.split(' ') {
@@ -200,10 +210,35 @@ pub(super) fn lead_title(lead: &str) -> Option<String> {
       break;
     }
   }
-  let name = &t[..name_end];
-  let single_stop_word = !name.contains(' ') && is_stop_word(&name.to_lowercase());
-  (!name.is_empty() && !single_stop_word).then(|| title(name))
+  (name_end > 0).then(|| &t[..name_end])
 }
+
+/// The ways text names what a paragraph leads with (`lead_title`): the name, and for a
+/// name of three words or more (connectors aside), its last two words and its first and last word, as
+/// people and things are named short ("Harvey Lawrence Pekar" is "Harvey Pekar",
+/// "Priscilla Denise Levertov" is "Denise Levertov").
+pub(super) fn lead_titles(lead: &str) -> Vec<String> {
+  let Some(name) = lead_title(lead) else {
+    return Vec::new();
+  };
+  // A title written as one (bold, before a dash) is said as written.
+  if opening_name(lead).is_none_or(|opening| title(opening) != name) {
+    return vec![name];
+  }
+  let words: Vec<&str> = name.split(' ').filter(|w| !NAME_CONNECTORS.contains(w)).collect();
+  let mut names = vec![name.clone()];
+  if let [first, .., second_last, last] = words[..] {
+    if words.len() >= SHORTENED_NAME_WORDS {
+      names.push(format!("{second_last} {last}"));
+      names.push(format!("{first} {last}"));
+    }
+  }
+  names
+}
+
+/// A name this long or longer is also named by its last two words and by its first and
+/// last: two words still tell one thing from another, one word rarely does.
+const SHORTENED_NAME_WORDS: usize = 3;
 
 /// A lead before a dash or colon is a title when it is this short: longer, it is a
 /// sentence of its own.
@@ -268,6 +303,11 @@ mod tests {
       lead_title("Careers, a board game, came out in 1955.").as_deref(),
       Some("careers")
     );
+    assert_eq!(
+      lead_titles("Harvey Lawrence Pekar was a writer."),
+      ["harvey lawrence pekar", "lawrence pekar", "harvey pekar"]
+    );
+    assert_eq!(lead_titles("Bank of America is a bank."), ["bank of america"]);
     assert_eq!(lead_title("It was dissolved in 2010."), None);
     assert_eq!(lead_title("This was dissolved in 2010."), None);
     assert_eq!(lead_title("the lower-case start of a note."), None);

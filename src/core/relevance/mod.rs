@@ -32,7 +32,7 @@ pub use postings::{Postings, Trigrams};
 
 use bm25::PHRASE;
 use groups::{group_scores, is_section_start, QueryTerms};
-use links::{call_titles, heading_title, lead_title, name_spans, named_titles};
+use links::{call_titles, heading_title, lead_titles, name_spans, named_titles};
 use pair::lift_pair;
 use weights::*;
 
@@ -138,20 +138,22 @@ pub fn scores_with(
   };
   // A section's names: its heading's title, or what its tool call names (a role line
   // names nothing).
-  let title: Vec<Vec<String>> = span
+  let title: Vec<(Vec<String>, bool)> = span
     .iter()
     .map(|&(first, _)| {
       let s = &segments[first];
       let line = &text[s.start..s.end];
-      let mut names = match s.kind {
-        Kind::Heading => vec![heading_title(line)],
-        Kind::Call => call_titles(line),
+      // A call's values are names of different things, of which one names the call; a
+      // lead's are ways to say one name.
+      let (mut names, one) = match s.kind {
+        Kind::Heading => (vec![heading_title(line)], true),
+        Kind::Call => (call_titles(line), true),
         // A paragraph or item with no heading leads with its title.
-        Kind::Text | Kind::Item if s.heading.is_none() => lead_title(line).into_iter().collect(),
-        _ => Vec::new(),
+        Kind::Text | Kind::Item if s.heading.is_none() => (lead_titles(line), false),
+        _ => (Vec::new(), true),
       };
       names.retain(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= MIN_TITLE_CHARS);
-      names
+      (names, one)
     })
     .collect();
   let title = distinctive_names(title);
@@ -191,7 +193,7 @@ pub fn scores_with(
     // Back links need every section's text; only titled sources can be named.
     let named_sources: Vec<(usize, f32, &str)> = sources
       .iter()
-      .filter_map(|(k, share, _)| title[*k].as_deref().map(|t| (*k, *share, t)))
+      .flat_map(|(k, share, _)| title[*k].iter().map(|t| (*k, *share, t.as_str())))
       .collect();
     // Each title is sought once in the whole text, and each find given to its section.
     for &(source, share, t) in &named_sources {
@@ -281,24 +283,27 @@ fn quoting_sections(
   quoting
 }
 
-/// Each section's one name: of a call's values, the one fewest sections share (`lookup
+/// Each section's names: of a call's values, the one fewest sections share (`lookup
 /// {topic: "Ed Wood", source: "wikipedia"}` is named "ed wood", `view {path}` by its
-/// path), the longest of equals; and no name given to more than `MAX_NAMESAKES`
-/// sections (`view`, a file every round reads), which tells none of them apart.
-fn distinctive_names(titles: Vec<Vec<String>>) -> Vec<Option<String>> {
+/// path), the longest of equals; a lead's ways to say its name, all; and no name given to
+/// more than `MAX_NAMESAKES` sections (`view`, a file every round reads), which tells
+/// none of them apart.
+fn distinctive_names(titles: Vec<(Vec<String>, bool)>) -> Vec<Vec<String>> {
   let mut count: FxHashMap<&str, usize> = FxHashMap::default();
-  for t in titles.iter().flatten() {
+  for t in titles.iter().flat_map(|(names, _)| names) {
     *count.entry(t.as_str()).or_insert(0) += 1;
   }
-  let names: Vec<Option<String>> = titles
+  let names: Vec<Vec<String>> = titles
     .iter()
-    .map(|names| {
-      names
+    .map(|(names, one)| {
+      let mut names: Vec<(usize, &String)> = names
         .iter()
         .map(|t| (count[t.as_str()], t))
         .filter(|&(n, _)| n <= MAX_NAMESAKES)
-        .min_by(|a, b| a.0.cmp(&b.0).then(b.1.len().cmp(&a.1.len())).then(a.1.cmp(b.1)))
-        .map(|(_, t)| t.clone())
+        .collect();
+      names.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.len().cmp(&a.1.len())).then(a.1.cmp(b.1)));
+      names.truncate(if *one { 1 } else { names.len() });
+      names.into_iter().map(|(_, t)| t.clone()).collect()
     })
     .collect();
   names

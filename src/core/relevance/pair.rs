@@ -24,7 +24,7 @@ pub(super) fn lift_pair<'a>(
   index: &Index,
   weights: &[f32],
   bags: &Groups,
-  titles: &[Option<String>],
+  titles: &[Vec<String>],
   named_by_task: &[bool],
   body: impl Fn(usize) -> Cow<'a, str>,
 ) {
@@ -33,10 +33,10 @@ pub(super) fn lift_pair<'a>(
   order.truncate(PAIR_CANDIDATES);
   // Titled sections only (documents about one thing each, which can name one another),
   // and only when the best section is one: a thread's messages are no such pieces.
-  if order.first().is_none_or(|&k| titles[k].is_none()) {
+  if order.first().is_none_or(|&k| titles[k].is_empty()) {
     return;
   }
-  order.retain(|&k| titles[k].is_some());
+  order.retain(|&k| !titles[k].is_empty());
   let n = order.len();
   if n < 2 {
     return;
@@ -58,10 +58,10 @@ pub(super) fn lift_pair<'a>(
   if scale <= 0.0 {
     return;
   }
-  let titled: Vec<Option<String>> = order.iter().map(|&k| titles[k].clone()).collect();
+  let titled: Vec<Vec<String>> = order.iter().map(|&k| titles[k].clone()).collect();
   // names[i][j]: candidate i's text names candidate j's title.
   let names: Vec<Vec<bool>> = order.iter().map(|&k| named_titles(&body(k), &titled)).collect();
-  let same = |i: usize, j: usize| titled[i].is_some() && titled[i] == titled[j];
+  let same = |i: usize, j: usize| titled[i].iter().any(|t| titled[j].contains(t));
   let linked = |i: usize, j: usize| (names[i][j] || names[j][i]) && !same(i, j);
   let title = |i: usize| if named_by_task[order[i]] { W_TITLE } else { 0.0 };
   let mut pair = (f32::MIN, 0, 1);
