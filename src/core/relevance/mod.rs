@@ -138,22 +138,20 @@ pub fn scores_with(
   };
   // A section's names: its heading's title, or what its tool call names (a role line
   // names nothing).
-  let title: Vec<(Vec<String>, bool)> = span
+  let title: Vec<(Vec<String>, Naming)> = span
     .iter()
     .map(|&(first, _)| {
       let s = &segments[first];
       let line = &text[s.start..s.end];
-      // A call's values are names of different things, of which one names the call; a
-      // lead's are ways to say one name.
-      let (mut names, one) = match s.kind {
-        Kind::Heading => (vec![heading_title(line)], true),
-        Kind::Call => (call_titles(line), true),
+      let (mut names, naming) = match s.kind {
+        Kind::Heading => (vec![heading_title(line)], Naming::Written),
+        Kind::Call => (call_titles(line), Naming::OneOf),
         // A paragraph or item with no heading leads with its title.
-        Kind::Text | Kind::Item if s.heading.is_none() => (lead_titles(line), false),
-        _ => (Vec::new(), true),
+        Kind::Text | Kind::Item if s.heading.is_none() => (lead_titles(line), Naming::AllOf),
+        _ => (Vec::new(), Naming::Written),
       };
       names.retain(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= MIN_TITLE_CHARS);
-      (names, one)
+      (names, naming)
     })
     .collect();
   let title = distinctive_names(title);
@@ -283,26 +281,43 @@ fn quoting_sections(
   quoting
 }
 
-/// Each section's names: of a call's values, the one fewest sections share (`lookup
-/// {topic: "Ed Wood", source: "wikipedia"}` is named "ed wood", `view {path}` by its
-/// path), the longest of equals; a lead's ways to say its name, all; and no name given to
-/// more than `MAX_NAMESAKES` sections (`view`, a file every round reads), which tells
-/// none of them apart.
-fn distinctive_names(titles: Vec<(Vec<String>, bool)>) -> Vec<Vec<String>> {
+/// How a section's candidate names name it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Naming {
+  /// A heading: its title as written, however many sections share it (a report's
+  /// sections titled by the source they cite).
+  Written,
+  /// A call's values: names of different things, of which one names the call.
+  OneOf,
+  /// A lead's ways to say one name.
+  AllOf,
+}
+
+/// Each section's names: a heading's as written; of a call's values, the one fewest
+/// sections share (`lookup {topic: "Ed Wood", source: "wikipedia"}` is named "ed wood",
+/// `view {path}` by its path), the longest of equals; a lead's ways to say its name, all.
+/// Names found by reading (a call's, a lead's) that more than `MAX_NAMESAKES` sections
+/// share (`view`, a file every round reads) tell none of them apart and are dropped.
+fn distinctive_names(titles: Vec<(Vec<String>, Naming)>) -> Vec<Vec<String>> {
   let mut count: FxHashMap<&str, usize> = FxHashMap::default();
   for t in titles.iter().flat_map(|(names, _)| names) {
     *count.entry(t.as_str()).or_insert(0) += 1;
   }
   let names: Vec<Vec<String>> = titles
     .iter()
-    .map(|(names, one)| {
+    .map(|(names, naming)| {
+      if *naming == Naming::Written {
+        return names.clone();
+      }
       let mut names: Vec<(usize, &String)> = names
         .iter()
         .map(|t| (count[t.as_str()], t))
         .filter(|&(n, _)| n <= MAX_NAMESAKES)
         .collect();
       names.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.len().cmp(&a.1.len())).then(a.1.cmp(b.1)));
-      names.truncate(if *one { 1 } else { names.len() });
+      if *naming == Naming::OneOf {
+        names.truncate(1);
+      }
       names.into_iter().map(|(_, t)| t.clone()).collect()
     })
     .collect();
