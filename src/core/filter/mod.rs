@@ -327,6 +327,31 @@ Add a rate limiter in front of the login handler, as shown here:\n\n\
     assert!(r.content.contains("[1]: Paris"), "{}", r.content);
   }
 
+  /// A sentence that follows a marker standing after a full stop is scored as itself:
+  /// the marker is the sentence before's, and the sentence after is found where it is.
+  #[test]
+  fn a_sentence_after_a_cited_one_is_scored_as_itself() {
+    for marker in [" [1]", "[^1]"] {
+      let note = if marker.contains('^') {
+        "[^1]: Notes"
+      } else {
+        "[1]: Notes"
+      };
+      let text = format!(
+        "{}\n\nThe build server was slow on Tuesday.{marker} Lunch was late again.{marker} The rate limiter leaks memory in its hits map.{marker}\n\n{note}",
+        "Filler sentence about nothing at all. ".repeat(40)
+      );
+      let r = run(&text, "Fix the memory leak in the rate limiter", Some(32));
+      assert!(
+        r.content.contains("leaks memory in its hits map."),
+        "{marker}: {}",
+        r.content
+      );
+      assert!(!r.content.contains("Lunch"), "{marker}: {}", r.content);
+      assert!(r.content.contains(note), "{marker}: {}", r.content);
+    }
+  }
+
   #[test]
   fn a_transcript_gives_its_final_answer_and_the_tool_output_it_cites() {
     let messages = vec![

@@ -159,6 +159,9 @@ impl Report {
     }
     let mut segments = Vec::new();
     segment(&titled, 0, 0, Granularity::Sentence, &mut segments, 0);
+    // Cut as the report was (`parse`), so that each segment is found at its place here: a
+    // marker after a full stop goes with the sentence before it, not the one after.
+    join_split_markers(&titled, &mut segments);
     let terms = Terms::of_task(task);
     let index = Index::build(&titled, &segments, &[&terms]);
     let (score, _) = scores(&titled, &segments, &index, &terms);
