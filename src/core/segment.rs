@@ -96,6 +96,15 @@ pub fn segment(
                heading: Option<usize>| {
     if let Some((s, e)) = para.take() {
       let block = *next_block;
+      // A bold lead (`**Ed Wood.** He was…`) titles its paragraph as a heading would.
+      let (s, heading) = match bold_lead(&text[s..e]) {
+        Some(lead) => {
+          let index = out.len();
+          push(out, s, s + lead, Kind::Heading, block, heading);
+          (s + lead, (out.len() > index).then_some(index).or(heading))
+        }
+        None => (s, heading),
+      };
       let mut text_segment = |from: usize, to: usize| push(out, from, to, Kind::Text, block, heading);
       if granularity == Granularity::Sentence {
         for_each_sentence(&text[s..e], |from, to| text_segment(s + from, s + to));
@@ -201,6 +210,22 @@ fn line_spans(text: &str) -> Vec<(usize, usize)> {
   spans
 }
 
+/// The length of a paragraph's bold lead (`**Title.**`, `__Title__:`, with the colon or
+/// full stop after it), when the paragraph opens with one on its first line, no longer
+/// than `MAX_BOLD_LEAD` bytes, and goes on after it.
+fn bold_lead(paragraph: &str) -> Option<usize> {
+  let mark = ["**", "__"].into_iter().find(|m| paragraph.starts_with(m))?;
+  let first_line = paragraph.split('\n').next().unwrap_or(paragraph);
+  let close = 2 + first_line.get(2..)?.find(mark)?;
+  let mut end = close + 2;
+  end += paragraph[end..].len() - paragraph[end..].trim_start_matches([':', '.']).len();
+  let lead_ok = close > 2 && end <= MAX_BOLD_LEAD && !paragraph[end..].trim().is_empty();
+  lead_ok.then_some(end)
+}
+
+/// A bold lead longer than this is bold text, not a title.
+const MAX_BOLD_LEAD: usize = 120;
+
 fn is_heading(line: &str) -> bool {
   let hashes = line.bytes().take_while(|&c| c == b'#').count();
   (1..=6).contains(&hashes) && line[hashes..].starts_with([' ', '\t']) && !line[hashes..].trim().is_empty()
@@ -261,6 +286,24 @@ mod tests {
       "First we read. Then we write.\nStill the same paragraph."
     );
     assert_eq!(cut(text, Granularity::Message).len(), 1);
+  }
+
+  #[test]
+  fn a_bold_lead_titles_its_paragraph() {
+    let parts = cut(
+      "**Ed Wood.** He made films. He acted.\n\n**Bold** alone\n\n**not closed here",
+      Granularity::Sentence,
+    );
+    assert_eq!(parts[0], ("**Ed Wood.**", Kind::Heading, 0, None));
+    assert_eq!(parts[1], ("He made films.", Kind::Text, 0, Some(0)));
+    assert_eq!(parts[2], ("He acted.", Kind::Text, 0, Some(0)));
+    // A bold word that opens a paragraph is its lead too; an unclosed one is text.
+    assert_eq!(parts[3].1, Kind::Heading);
+    assert_eq!(parts.last().unwrap(), &("**not closed here", Kind::Text, 2, None));
+    // Nothing after it: bold text, no title.
+    assert!(cut("**All done.**", Granularity::Sentence)
+      .iter()
+      .all(|p| p.1 == Kind::Text));
   }
 
   #[test]

@@ -201,3 +201,32 @@ pub(super) fn join_split_markers(text: &str, segments: &mut Vec<Segment>) {
     }
   }
 }
+
+/// `text` with its inline citations set aside, byte for byte at the same offsets: a link's
+/// target (`(https://…)`) blanked, and the full stops and other sentence ends inside a
+/// link's text or a `(source: …)` note made spaces. A citation is not text: its address
+/// adds no words to what a sentence says, and a title's `No.` or `M.` ends no sentence.
+pub(super) fn set_aside(text: &str) -> String {
+  let mut bytes = text.as_bytes().to_vec();
+  let base = text.as_ptr() as usize;
+  let offset = |piece: &str| piece.as_ptr() as usize - base;
+  let calm = |range: std::ops::Range<usize>, bytes: &mut Vec<u8>| {
+    for b in &mut bytes[range] {
+      if matches!(b, b'.' | b'!' | b'?') {
+        *b = b' ';
+      }
+    }
+  };
+  for (link, target) in inline_links(text) {
+    let (start, at) = (offset(link), offset(target));
+    calm(start..at, &mut bytes);
+    // `(` and `)` stay, so that what follows still reads as after a parenthesis.
+    bytes[at..at + target.len()].fill(b' ');
+  }
+  for (note, _) in source_notes(text) {
+    let start = offset(note);
+    calm(start..start + note.len(), &mut bytes);
+  }
+  // Only ASCII bytes were replaced by ASCII bytes.
+  String::from_utf8(bytes).unwrap_or_else(|_| text.to_owned())
+}

@@ -352,6 +352,29 @@ Add a rate limiter in front of the login handler, as shown here:\n\n\
     }
   }
 
+  /// A citation is set aside before the report is cut and scored: a title's `No.` inside
+  /// a link or a source note ends no sentence, and a kept sentence keeps its link whole.
+  #[test]
+  fn a_link_or_source_note_is_never_cut() {
+    let text = format!(
+      "{}\n\nBrahms wrote it in 1853 ([Piano Sonata No. 3 (Brahms)](https://en.wikipedia.org/wiki/Piano_Sonata_No._3_%28Brahms%29)). The sonata is in F minor (source: Henry M. Stanley, Op. 5 notes).",
+      "Filler sentence about nothing at all. ".repeat(40)
+    );
+    let r = run(&text, "Which key is the Brahms piano sonata in?", Some(80));
+    assert!(
+      r.content.contains("(source: Henry M. Stanley, Op. 5 notes)"),
+      "{}",
+      r.content
+    );
+    assert!(
+      r.content.contains(
+        "([Piano Sonata No. 3 (Brahms)](https://en.wikipedia.org/wiki/Piano_Sonata_No._3_%28Brahms%29))"
+      ),
+      "{}",
+      r.content
+    );
+  }
+
   #[test]
   fn a_transcript_gives_its_final_answer_and_the_tool_output_it_cites() {
     let messages = vec![

@@ -5,8 +5,8 @@ use std::ops::Range;
 use rustc_hash::FxHashMap;
 
 use super::citations::{
-  bare_urls, definition, file_references, inline_links, join_split_markers, markers, source_notes, title_of,
-  MAX_LABEL,
+  bare_urls, definition, file_references, inline_links, join_split_markers, markers, set_aside, source_notes,
+  title_of, MAX_LABEL,
 };
 use super::clean::render_clean;
 use super::{Citation, FilterOptions, MISSES, REFILL};
@@ -55,8 +55,10 @@ impl Report {
       }
       at += line.len();
     }
-    // Definitions are blanked out (same length, so offsets hold) before segmenting.
-    let mut blanked = text.as_bytes().to_vec();
+    // Definitions are blanked out and inline citations set aside (same length, so
+    // offsets hold) before segmenting.
+    let aside = set_aside(text);
+    let mut blanked = aside.into_bytes();
     for d in &definitions {
       blanked[d.range.clone()].fill(b' ');
     }
@@ -121,6 +123,8 @@ impl Report {
   /// Each segment's relevance to `task`, scored on a copy of the report in which every
   /// paragraph that cites sources is titled by them.
   pub fn scores(&self, text: &str, task: &str) -> Vec<f32> {
+    let aside = set_aside(text);
+    let text = aside.as_str();
     // A report of citation definitions only (`[…]: x`) has nothing to score, and the
     // scorer is not to be asked about no segments (fuzz/regressions/filter).
     if self.segments.is_empty() {

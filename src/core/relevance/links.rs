@@ -3,9 +3,12 @@
 use super::index::fold_ascii;
 use crate::core::terms::is_stop_word;
 
-/// A heading's title, case-folded: without `#` marks (see `title`).
+/// A heading's title, case-folded: without `#` marks, or the bold marks and the colon or
+/// full stop of a bold lead (see `title`).
 pub(super) fn heading_title(heading: &str) -> String {
-  title(heading.trim_start_matches('#'))
+  let end = [':', '.'];
+  let t = heading.trim_start_matches('#').trim().trim_end_matches(end);
+  title(t.trim_matches(['*', '_']).trim_end_matches(end))
 }
 
 /// A name as a title, case-folded: without a trailing "(…)" or ", …" qualifier, which text
