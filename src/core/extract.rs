@@ -500,7 +500,7 @@ fn render(messages: &[Message], granularity: Granularity) -> Doc<'static> {
           text.push(' ');
           text.push_str(arguments);
         }
-        Part::Other => continue,
+        Part::Link(_) | Part::Other => continue,
       }
       text.push_str("\n\n");
       if granularity == Granularity::Message {
@@ -580,6 +580,7 @@ fn select_messages(
   let mut caller: FxHashMap<&str, usize> = FxHashMap::default();
   let mut calls: Vec<(usize, &str)> = Vec::new();
   let mut answered: FxHashSet<(usize, &str)> = FxHashSet::default();
+  let mut linked: FxHashMap<&str, usize> = FxHashMap::default();
   for (i, m) in messages.iter().enumerate() {
     for p in &m.parts {
       match p {
@@ -594,6 +595,16 @@ fn select_messages(
             answered.insert((c, call_id.as_str()));
           }
         }
+        // An approval and its response: one unit, as a call and its result.
+        Part::Link(id) => match linked.get(id.as_str()) {
+          Some(&c) => {
+            let (a, b) = (root(&mut parent, i), root(&mut parent, c));
+            parent[a] = b;
+          }
+          None => {
+            linked.insert(id.as_str(), i);
+          }
+        },
         _ => {}
       }
     }
