@@ -161,7 +161,8 @@ describe('other items', () => {
   it('hosted tool calls count their query and results, and are one unit', () => {
     const search = { type: 'file_search_call', id: 'fs_1', status: 'completed', queries: ['timezone parseDate'], results: [{ file_id: 'f1', filename: 'date.md', text: 'parseDate keeps offsets since v2' }] }
     const n = countMessageTokens([search])
-    const empty = countMessageTokens([{ ...search, queries: [], results: [] }])
+    const emptied = { ...search, queries: [], results: [] }
+    const empty = countMessageTokens([emptied])
     expect(n - empty).toBe(countTokens('["timezone parseDate"]') - countTokens('[]') + countTokens('parseDate keeps offsets since v2'))
     const r = extractRelevantContext([{ role: 'user', content: 'hello' }, search], 'parseDate timezone offsets')
     expect(r.relevantContext).toContain('parseDate keeps offsets since v2')
@@ -178,7 +179,7 @@ describe('other items', () => {
       { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'ap1', approved: false, reason: 'keep the parseDate cache' }] },
     ]
     const noReason = structuredClone(thread)
-    ;(noReason[2] as { content: { reason?: string }[] }).content[0]!.reason = ''
+    ;(noReason[2] as unknown as { content: { reason?: string }[] }).content[0]!.reason = ''
     expect(countMessageTokens(thread) - countMessageTokens(noReason)).toBe(countTokens('keep the parseDate cache'))
     const kept = extractRelevantContext(thread, 'parseDate cache', { keepRecent: 1 }).relevantMessages ?? []
     // The response is forced (recent): its request comes with it.

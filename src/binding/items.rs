@@ -44,13 +44,27 @@ impl<'env> Reader<'_, 'env> {
         }])
       }
       // A client-run call whose output comes in an item of its own.
-      "computer_call" | "local_shell_call" | "shell_call" | "apply_patch_call" | "program" | "tool_search_call"
+      "computer_call"
+      | "local_shell_call"
+      | "shell_call"
+      | "apply_patch_call"
+      | "program"
+      | "tool_search_call"
       | "mcp_approval_request" => {
         let name = match self.string(m, Key::Name, path)? {
           Some(name) => name,
           None => kind.trim_end_matches("_call").to_owned(),
         };
-        let arguments = self.first_present(m, &[Key::Arguments, Key::Action, Key::Actions, Key::Operation, Key::Code])?;
+        let arguments = self.first_present(
+          m,
+          &[
+            Key::Arguments,
+            Key::Action,
+            Key::Actions,
+            Key::Operation,
+            Key::Code,
+          ],
+        )?;
         assistant(vec![Part::ToolCall {
           id: call_id,
           name,
@@ -89,15 +103,31 @@ impl<'env> Reader<'_, 'env> {
         assistant(parts)
       }
       // Hosted tool calls: the call and its result in one item.
-      "web_search_call" | "file_search_call" | "code_interpreter_call" | "image_generation_call" | "mcp_call"
-      | "mcp_list_tools" | "hosted_tool_call" => {
+      "web_search_call"
+      | "file_search_call"
+      | "code_interpreter_call"
+      | "image_generation_call"
+      | "mcp_call"
+      | "mcp_list_tools"
+      | "hosted_tool_call" => {
         let name = match self.string(m, Key::Name, path)? {
           Some(name) => name,
           None => kind.trim_end_matches("_call").to_owned(),
         };
-        let arguments =
-          self.first_present(m, &[Key::Arguments, Key::Action, Key::Queries, Key::Code, Key::ServerLabel])?;
-        let output = self.first_present(m, &[Key::Output, Key::Results, Key::Outputs, Key::Error, Key::Tools])?;
+        let arguments = self.first_present(
+          m,
+          &[
+            Key::Arguments,
+            Key::Action,
+            Key::Queries,
+            Key::Code,
+            Key::ServerLabel,
+          ],
+        )?;
+        let output = self.first_present(
+          m,
+          &[Key::Output, Key::Results, Key::Outputs, Key::Error, Key::Tools],
+        )?;
         let content = match kind {
           // The generated image, base64: no text.
           "image_generation_call" => String::new(),
@@ -200,14 +230,19 @@ impl<'env> Reader<'_, 'env> {
         let invocation = self.get(&p, Key::ToolInvocation)?;
         let ipath = || format!("{}.toolInvocation", path());
         let invocation = self.object(&invocation, &ipath, "a tool invocation object")?;
-        let id = self.string(&invocation, Key::AiToolCallId, &ipath)?.unwrap_or_default();
+        let id = self
+          .string(&invocation, Key::AiToolCallId, &ipath)?
+          .unwrap_or_default();
         let args = self.get(&invocation, Key::Args)?;
         out.push(Part::ToolCall {
           id: id.clone(),
           name: self.required_string(&invocation, Key::AiToolName, &ipath)?,
           arguments: self.json_text(&args, &|| format!("{}.args", ipath()))?,
         });
-        if self.string(&invocation, Key::State, &ipath)?.is_some_and(|s| s == "result") {
+        if self
+          .string(&invocation, Key::State, &ipath)?
+          .is_some_and(|s| s == "result")
+        {
           let result = self.get(&invocation, Key::Result)?;
           let content = self.json_text(&result, &|| format!("{}.result", ipath()))?;
           out.push(Part::ToolResult { call_id: id, content });

@@ -296,7 +296,12 @@ impl<'env> Reader<'_, 'env> {
   }
 
   /// `content`: a string, `null`/`undefined` (no content), or an array of parts.
-  pub(super) fn content(&mut self, content: &Unknown<'env>, parts: &mut Vec<Part>, path: Path) -> Checked<()> {
+  pub(super) fn content(
+    &mut self,
+    content: &Unknown<'env>,
+    parts: &mut Vec<Part>,
+    path: Path,
+  ) -> Checked<()> {
     match content.get_type()? {
       ValueType::Undefined | ValueType::Null => Ok(()),
       ValueType::String => {
@@ -323,7 +328,9 @@ impl<'env> Reader<'_, 'env> {
       "text" | "input_text" | "output_text" => Part::Text(self.required_string(&p, Key::Text, path)?),
       "refusal" => Part::Text(self.required_string(&p, Key::Refusal, path)?),
       "thinking" => Part::Thinking(self.required_string(&p, Key::Thinking, path)?),
-      "reasoning" | "reasoning_text" | "summary_text" => Part::Thinking(self.required_string(&p, Key::Text, path)?),
+      "reasoning" | "reasoning_text" | "summary_text" => {
+        Part::Thinking(self.required_string(&p, Key::Text, path)?)
+      }
       // Agents assistant audio: its transcript is what was said.
       "audio" => match self.string(&p, Key::Transcript, path)? {
         Some(t) => Part::Text(t),
@@ -331,7 +338,9 @@ impl<'env> Reader<'_, 'env> {
       },
       // AI SDK v6+: an approval request and its response are one unit; their reasons are text.
       "tool-approval-request" | "tool-approval-response" => {
-        out.push(Part::Link(self.string(&p, Key::ApprovalId, path)?.unwrap_or_default()));
+        out.push(Part::Link(
+          self.string(&p, Key::ApprovalId, path)?.unwrap_or_default(),
+        ));
         match self.string(&p, Key::Reason, path)? {
           Some(reason) => Part::Text(reason),
           None => return Ok(()),

@@ -27,10 +27,12 @@ export interface CountAsyncOptions extends CountOptions {
 // items the reader has no text for are accepted by the `{ type: string }` members (no
 // index signatures: an interface is not assignable to one).
 
-/** A content part this package reads no text from (an image, a file, a provider-specific part). */
-export interface OtherPart {
-  type: string
-}
+/**
+ * A content part this package reads no text from (an image, a file, a provider-specific
+ * part): any typed object. Two forms, because an interface is assignable only to the first
+ * and an object literal with other fields only to the second.
+ */
+export type OtherPart = { type: string } | { type: string; [field: string]: unknown }
 
 /** OpenAI Chat Completions message. */
 export interface OpenAIMessage {
@@ -89,8 +91,8 @@ export interface AiSdkUIMessage {
     | { type: 'reasoning'; text: string }
     | { type: 'dynamic-tool'; toolName: string; toolCallId: string; state: string; input?: unknown; output?: unknown; errorText?: string }
     | { type: `tool-${string}`; toolCallId: string; state: string; input?: unknown; output?: unknown; errorText?: string }
-    | { type: 'source-url'; url: string; title?: string }
-    | { type: 'source-document'; title: string; filename?: string }
+    | { type: 'source-url'; sourceId?: string; url: string; title?: string }
+    | { type: 'source-document'; sourceId?: string; mediaType?: string; title: string; filename?: string }
     | OtherPart
   >
 }
@@ -106,11 +108,14 @@ export interface AiSdkUIMessage {
  * (counted, never passed on). Other items carry no text.
  */
 export type OpenAIResponsesItem =
-  | { type?: 'message'; role: string; content: string | ReadonlyArray<{ type: 'input_text' | 'output_text'; text: string } | { type: 'refusal'; refusal: string } | OtherPart> }
-  | { type: 'function_call'; call_id?: string; callId?: string; name: string; arguments: string }
-  | { type: 'custom_tool_call'; call_id: string; name: string; input: string }
-  | { type: 'function_call_output' | 'function_call_result' | 'custom_tool_call_output'; call_id?: string; callId?: string; output?: unknown }
-  | { type: 'reasoning'; summary?: ReadonlyArray<{ text: string }>; content?: ReadonlyArray<{ text: string }>; rawContent?: ReadonlyArray<{ text: string }> }
+  | { type?: 'message'; id?: string; status?: string; role: string; content: string | ReadonlyArray<{ type: 'input_text' | 'output_text'; text: string } | { type: 'refusal'; refusal: string } | OtherPart> }
+  | { type: 'function_call'; id?: string; call_id?: string; callId?: string; status?: string; name: string; arguments: string }
+  | { type: 'custom_tool_call'; id?: string; call_id: string; name: string; input: string }
+  | { type: 'function_call_output' | 'function_call_result' | 'custom_tool_call_output'; id?: string; call_id?: string; callId?: string; name?: string; status?: string; output?: unknown }
+  | { type: 'reasoning'; id?: string; summary?: ReadonlyArray<{ type?: string; text: string }>; content?: ReadonlyArray<{ type?: string; text: string }>; rawContent?: ReadonlyArray<{ type?: string; text: string }> }
+  /** `item_reference`: no text. */
+  | { type?: 'item_reference' | null; id: string }
+  /** Any other item (hosted tool calls, client-run calls and their outputs, …), read by its `type`. */
   | { type: string; role?: undefined }
 
 /** An OpenAI Agents JS run item (`RunMessageOutputItem`, `RunToolCallItem`, …): its `rawItem` is read. */
