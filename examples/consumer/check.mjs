@@ -3,6 +3,8 @@
 // consumer against the shipped types and runs its tests.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, renameSync, rmSync } from 'node:fs'
+
+import { restore, strip } from '../../scripts/pack-manifest.mjs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -15,7 +17,14 @@ const vendor = join(consumer, 'vendor')
 rmSync(vendor, { recursive: true, force: true })
 mkdirSync(vendor)
 // The package is already built by `npm install`/`npm run build`; do not build again.
-const [packed] = JSON.parse(run(['pack', '--ignore-scripts', '--json', '--pack-destination', vendor], root))
+// The packed package.json without the repository's build script (see scripts/pack-manifest.mjs).
+let packed
+strip()
+try {
+  ;[packed] = JSON.parse(run(['pack', '--ignore-scripts', '--json', '--pack-destination', vendor], root))
+} finally {
+  restore()
+}
 const files = packed.files.map((f) => f.path)
 for (const required of ['index.js', 'index.d.ts', 'dist/index.js', 'dist/index.d.ts']) {
   if (!files.includes(required)) throw new Error(`the packed tarball lacks ${required}`)
