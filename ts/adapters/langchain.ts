@@ -11,11 +11,16 @@ import { tool, type ToolRuntime } from '@langchain/core/tools'
 import type { SubagentConfig } from '../../index.js'
 import { filterSubagentResult } from '../filter.js'
 import { createIsolatedContextAsync, renderPrompt } from '../isolate.js'
+import type { AnyMessage } from '../messages.js'
 import { spawnSubagent, type SpawnOptions, type SubagentOutcome } from '../spawn.js'
 
-/** An agent `createAgent` (or `createDeepAgent`) builds: state in, state with `messages` out. */
+/**
+ * An agent `createAgent` (or `createDeepAgent`) builds: state in, state with `messages` out.
+ * Typed without LangChain's classes, so that an agent whose types come from the ESM build of
+ * `@langchain/core` fits this package's CommonJS declarations too.
+ */
 export interface MessagesAgent {
-  invoke(input: { messages: BaseMessage[] }, config?: RunnableConfig): PromiseLike<{ messages: BaseMessage[] }>
+  invoke(input: { messages: unknown[] }, config?: { signal?: AbortSignal }): PromiseLike<{ messages: unknown[] }>
 }
 
 /**
@@ -68,7 +73,7 @@ export function isolatingSubAgent(options: IsolatingSubAgentOptions) {
     const thread = messages.slice(0, -1)
     const { isolatedContext } = await createIsolatedContextAsync(toConfig(task), thread.length > 0 ? thread : undefined)
     const result = await options.agent.invoke({ messages: [new HumanMessage(renderPrompt(isolatedContext))] }, config)
-    const filtered = filterSubagentResult(result.messages, task, options.resultTokens !== undefined ? { maxTokens: options.resultTokens } : undefined)
+    const filtered = filterSubagentResult(result.messages as AnyMessage[], task, options.resultTokens !== undefined ? { maxTokens: options.resultTokens } : undefined)
     return { messages: [new AIMessage(filtered.content.trim() === '' ? EMPTY_RESULT : filtered.content)] }
   })
   return { name: options.name, description: options.description, runnable, mode: 'fork' as const }
@@ -103,7 +108,7 @@ export function subagentTool(options: SubagentToolOptions) {
     typeof run === 'function'
       ? run
       : typeof agent?.invoke === 'function'
-        ? async ({ prompt, signal }) => (await agent.invoke({ messages: [new HumanMessage(prompt)] }, { signal })).messages
+        ? async ({ prompt, signal }) => (await agent.invoke({ messages: [new HumanMessage(prompt)] }, { signal })).messages as AnyMessage[]
         : undefined
   if (runner === undefined) fail(fn, 'options.run', 'a function (or `options.agent` an agent with `invoke`)', run ?? agent)
   const toConfig = config ?? ((task: string): SubagentConfig => ({ task }))
