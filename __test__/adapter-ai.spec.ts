@@ -104,7 +104,7 @@ describe('subagent-context/ai', () => {
     const pending = delegate.execute!({ task: 'Fix parseDate' }, { toolCallId: 'x', messages: history, abortSignal: controller.signal, context: {} })
     const sawSignal = await called
     controller.abort(new Error('user cancelled'))
-    const outcome = await (pending as Promise<{ success: boolean; error?: { reason: string } }>)
+    const outcome = (await pending) as { success: boolean; error?: { reason: string } }
     expect(sawSignal.aborted).toBe(true)
     expect(outcome.success).toBe(false)
     expect(outcome.error?.reason).toBe('aborted')

@@ -20,7 +20,11 @@ import { spawnSubagent, type SpawnOptions, type SubagentOutcome } from '../spawn
  * `@langchain/core` fits this package's CommonJS declarations too.
  */
 export interface MessagesAgent {
-  invoke(input: { messages: unknown[] }, config?: { signal?: AbortSignal }): PromiseLike<{ messages: unknown[] }>
+  // `any`: the agent's own state and config types, which vary with its middleware, its
+  // version and the module format its declarations were read in; it is called with
+  // `{ messages: [HumanMessage] }` and a RunnableConfig only.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  invoke(input: any, config?: any): PromiseLike<{ messages: unknown[] }>
 }
 
 /**
