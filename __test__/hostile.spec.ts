@@ -22,6 +22,7 @@ import {
   sanitize,
   sanitizeAsync,
   type Message,
+  type OpenAIMessage,
 } from '../dist/index.js'
 
 const o200k: Tiktoken = get_encoding('o200k_base')
@@ -101,11 +102,11 @@ describe('huge input', () => {
 
   it('1,000,000 tiny messages: exact count, budgeted extraction keeps the relevant one', () => {
     const n = 1_000_000
-    const messages: Message[] = Array.from({ length: n }, (_, i) => ({
+    const messages: OpenAIMessage[] = Array.from({ length: n }, (_, i) => ({
       role: i % 2 ? 'assistant' : 'user',
       content: i === 654_321 ? 'The rate limiter leaks memory: idle clients are never evicted.' : 'ok',
     }))
-    const perMessage = (m: Message) => 3 + oracle(m.role) + oracle(m.content as string)
+    const perMessage = (m: OpenAIMessage) => 3 + oracle(m.role) + oracle(m.content as string)
     const expected = 3 + messages.reduce((sum, m) => sum + perMessage(m), 0)
     expect(countMessageTokens(messages)).toBe(expected)
 

@@ -1,6 +1,7 @@
 // The messages `extractRelevantContext` returns are the caller's own objects; one that
 // holds an internal marker or a thinking block comes back as a sanitized copy instead
-// (same shape, the caller's object untouched), so that nothing marked ever passes.
+// (same shape, the caller's object untouched), so that nothing marked ever passes; an
+// item that is only reasoning is left out.
 import type { Message } from '../index.js'
 import { sanitize } from './sanitize.js'
 
@@ -39,16 +40,27 @@ function cleanParts(parts: Part[]): Part[] {
   return out.every((p, i) => p === parts[i]) ? parts : (out.filter((p) => p !== null) as Part[])
 }
 
-/** `message`, or a copy without its marked content and thinking blocks. */
-export function cleanMessage<M extends Message>(message: M): M {
-  const content = (message as { content?: unknown }).content
-  if (typeof content === 'string') {
-    const text = cleaned(content)
-    return text === undefined ? message : { ...message, content: text }
+/** Items that are all reasoning: OpenAI Responses / Agents `reasoning`, an Agents run item holding one. */
+const REASONING_ITEMS = new Set(['reasoning', 'reasoning_item'])
+
+/**
+ * `message`, or a copy without its marked content and thinking blocks (in `content` or, for
+ * AI SDK UI messages, `parts`; a Responses or Agents tool output's `output` text);
+ * `undefined` for an item that is nothing but reasoning.
+ */
+export function cleanMessage<M extends Message>(message: M): M | undefined {
+  const m = message as unknown as Record<string, unknown>
+  if (!('role' in m) && REASONING_ITEMS.has(m.type as string)) return undefined
+  let out = message
+  for (const key of ['content', 'parts', 'output'] as const) {
+    const value = m[key]
+    if (typeof value === 'string' && key !== 'parts') {
+      const text = cleaned(value)
+      if (text !== undefined) out = { ...out, [key]: text }
+    } else if (Array.isArray(value)) {
+      const parts = cleanParts(value as Part[])
+      if (parts !== value) out = { ...out, [key]: parts }
+    }
   }
-  if (Array.isArray(content)) {
-    const parts = cleanParts(content as Part[])
-    return parts === content ? message : ({ ...message, content: parts } as M)
-  }
-  return message
+  return out
 }

@@ -153,8 +153,19 @@ export class ContextIsolationManager {
   readonly #cache = new Map<string, Entry>()
   #root: Promise<string> | undefined
 
-  constructor(options: ContextIsolationManagerOptions) {
-    if (typeof options !== 'object' || options === null) typeError('constructor', 'options', 'an object with `projectRoot`', options)
+  /** The ADR's form: the project root, and optionally the other options. */
+  constructor(projectRoot: string, options?: Omit<ContextIsolationManagerOptions, 'projectRoot'>)
+  constructor(options: ContextIsolationManagerOptions)
+  constructor(first: string | ContextIsolationManagerOptions, rest?: Omit<ContextIsolationManagerOptions, 'projectRoot'>) {
+    let options: ContextIsolationManagerOptions
+    if (typeof first === 'string') {
+      if (first === '') typeError('constructor', 'projectRoot', 'a directory path', first)
+      if (rest !== undefined && (typeof rest !== 'object' || rest === null)) typeError('constructor', 'options', 'an object', rest)
+      options = { ...rest, projectRoot: first }
+    } else {
+      options = first
+    }
+    if (typeof options !== 'object' || options === null) typeError('constructor', 'options', 'a project root path or an object with `projectRoot`', options)
     const root = options.projectRoot
     if (typeof root !== 'string' || root === '') typeError('constructor', 'options.projectRoot', 'a directory path', root)
     this.projectRoot = root

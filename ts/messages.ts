@@ -99,10 +99,19 @@ export function isLangChainMessage(m: unknown): m is LangChainMessage {
   }
 }
 
-type Part = { type: 'text'; text: string } | { type: 'image_url'; image_url: unknown }
+type Part = { type: 'text'; text: string } | { type: 'image_url'; image_url: unknown } | { type: 'thinking'; thinking: string }
 
-/** LangChain content (a string or parts) as OpenAI content: text parts and images; tool-use and reasoning parts are left out. */
-function content(value: unknown): string | Part[] {
+/**
+ * LangChain content (a string or parts) as OpenAI content: text parts, images, and
+ * thinking / reasoning blocks as thinking (counted, never passed on: the native reader
+ * marks them internal); tool-use parts are left out (`tool_calls` carries them).
+ * `reasoning` is a reasoning text kept beside the content (`additional_kwargs.reasoning_content`).
+ */
+function content(value: unknown, reasoning?: unknown): string | Part[] {
+  if (typeof reasoning === 'string' && reasoning !== '') {
+    const rest = content(value)
+    return [{ type: 'thinking', thinking: reasoning }, ...(typeof rest === 'string' ? [{ type: 'text' as const, text: rest }] : rest)]
+  }
   if (typeof value === 'string') return value
   if (!Array.isArray(value)) return ''
   const parts: Part[] = []
@@ -112,6 +121,9 @@ function content(value: unknown): string | Part[] {
       const part = p as Record<string, unknown>
       if ((part.type === 'text' || part.type === 'text_delta') && typeof part.text === 'string') parts.push({ type: 'text', text: part.text })
       else if (part.type === 'image_url') parts.push({ type: 'image_url', image_url: part.image_url })
+      else if (part.type === 'thinking' && typeof part.thinking === 'string') parts.push({ type: 'thinking', thinking: part.thinking })
+      else if (part.type === 'reasoning' && typeof part.reasoning === 'string') parts.push({ type: 'thinking', thinking: part.reasoning })
+      else if (part.type === 'reasoning' && typeof part.text === 'string') parts.push({ type: 'thinking', thinking: part.text })
     }
   }
   return parts
@@ -139,7 +151,8 @@ function toolCalls(fields: Record<string, unknown>): OpenAIMessage['tool_calls']
 /** One LangChain message as an OpenAI Chat message. */
 function toOpenAI(type: string, fields: Record<string, unknown>): OpenAIMessage {
   const role = type === 'generic' ? String(fields.role ?? 'user') : (ROLE_OF_TYPE[type] ?? type)
-  const out: OpenAIMessage = { role, content: content(fields.content) as OpenAIMessage['content'] }
+  const extra = fields.additional_kwargs as Record<string, unknown> | undefined
+  const out: OpenAIMessage = { role, content: content(fields.content, extra?.reasoning_content) as OpenAIMessage['content'] }
   if (typeof fields.name === 'string' && fields.name !== '') out.name = fields.name
   if (role === 'assistant') {
     const calls = toolCalls(fields)
@@ -181,13 +194,14 @@ export function toNativeThread<T>(thread: T): T extends readonly AnyMessage[] ? 
  * (see `cleanMessage`). A LangChain message stays one: an instance is rebuilt by its own
  * constructor (so its serialized form carries only the clean content), the serialized and
  * stored forms are copied with clean content. The caller's object is never changed.
+ * `undefined` for an item that is nothing but reasoning (a Responses `reasoning` item).
  */
-export function cleanAnyMessage<M>(message: M): M {
+export function cleanAnyMessage<M>(message: M): M | undefined {
   const lc = langChainFields(message)
-  if (lc === undefined) return cleanMessage(message as Message) as M
+  if (lc === undefined) return cleanMessage(message as Message) as M | undefined
   const probe = { role: 'user', content: lc.fields.content } as Message
   const cleaned = cleanMessage(probe)
-  if (cleaned === probe) return message
+  if (cleaned === probe || cleaned === undefined) return message
   const content = (cleaned as { content: unknown }).content
   const m = message as Record<string, unknown>
   if (typeof m.getType === 'function' || typeof m._getType === 'function') {

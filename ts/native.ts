@@ -80,7 +80,13 @@ function toResult<M>(
   if (raw.relevantMessageIndices && Array.isArray(fullContext)) {
     // The caller's own objects, LangChain messages included (conversion is one for one); one
     // that holds an internal marker or a thinking block comes back as a sanitized copy.
-    result.relevantMessages = Array.from(raw.relevantMessageIndices, (i) => cleanAnyMessage(fullContext[i]!))
+    // An item that is only reasoning is left out.
+    const messages: M[] = []
+    for (const i of raw.relevantMessageIndices) {
+      const m = cleanAnyMessage(fullContext[i]!)
+      if (m !== undefined) messages.push(m)
+    }
+    result.relevantMessages = messages
   }
   if (dropped) result.dropped = dropped
   return result

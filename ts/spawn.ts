@@ -693,6 +693,8 @@ export async function spawnChecked(
       return finish({ reason: 'filter-failed', message: errorMessage(error) })
     }
     metrics.filterMs = performance.now() - filterStarted
+    // Nothing readable (a history without an answer, only reasoning or marked text): not a success.
+    if (filtered.content.trim() === '') return finish({ reason: 'empty-result', message: 'the subagent answered with no readable text' })
     const fm = filtered.metrics
     // A result given as messages (the subagent's history) would reach the parent whole: it
     // counts as such, though the filter reads only its final answer and the tool output it cites.

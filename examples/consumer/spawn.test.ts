@@ -4,7 +4,7 @@ import { MockLanguageModelV3 } from 'ai/test'
 import { describe, expect, it } from 'vitest'
 
 import { planSpawn, spawnTask, spawnTasks } from './spawn.js'
-import { countTokens, type Message, type SpawnEvent } from 'subagent-context'
+import { ContextIsolationManager, countTokens, type Message, type SpawnEvent } from 'subagent-context'
 
 // The SDK's own types, named through its mock model (no import of its internal packages).
 type CallOptions = Parameters<MockLanguageModelV3['doGenerate']>[0]
@@ -127,6 +127,14 @@ describe('spawn.ts with the installed package and the Vercel AI SDK', () => {
     const cjs = require('subagent-context') as typeof import('subagent-context')
     expect(cjs.countTokens('hello world')).toBe(countTokens('hello world'))
     expect(typeof cjs.spawnSubagent).toBe('function')
+  })
+
+  it('builds the seed ADR\'s manager from the project root alone', async () => {
+    const root = new URL('.', import.meta.url).pathname
+    const manager = new ContextIsolationManager(root)
+    expect(manager.projectRoot).toBe(root)
+    const { isolatedContext } = await manager.createIsolatedContext('A.1.1', 'Check the spawn helper in spawn.ts', ['spawn.ts'], [])
+    expect(isolatedContext.files['spawn.ts']).toContain('export function spawnTask')
   })
 
   it('reports bad input as TypeError', async () => {

@@ -431,7 +431,7 @@ pub fn messages(data: &[u8]) {
                 Part::Text(s) | Part::Thinking(s) => t(s),
                 Part::ToolCall { name, arguments, .. } => TOKENS_PER_TOOL_CALL + t(name) + t(arguments),
                 Part::ToolResult { content, .. } => t(content),
-                Part::Other => 0,
+                Part::Link(_) | Part::Other => 0,
               })
               .sum::<usize>()
         })
@@ -529,7 +529,7 @@ fn text_of(p: &Part) -> &str {
   match p {
     Part::Text(t) | Part::Thinking(t) | Part::ToolResult { content: t, .. } => t,
     Part::ToolCall { arguments, .. } => arguments,
-    Part::Other => "",
+    Part::Link(_) | Part::Other => "",
   }
 }
 
@@ -540,6 +540,7 @@ fn shape(p: &Part) -> String {
     Part::Thinking(_) => "thinking".into(),
     Part::ToolCall { id, .. } => format!("call {id}"),
     Part::ToolResult { call_id, .. } => format!("result {call_id}"),
+    Part::Link(id) => format!("link {id}"),
     Part::Other => "other".into(),
   }
 }

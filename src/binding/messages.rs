@@ -1,8 +1,11 @@
 //! Reads chat messages from JavaScript into the core's `Message`, whatever their
 //! format: OpenAI Chat (`content` string or parts, `tool_calls`, role `tool` with
 //! `tool_call_id`), Anthropic Messages (`text`, `tool_use`, `tool_result`,
-//! `thinking` blocks) or Vercel AI SDK model messages (`tool-call`, `tool-result`,
-//! `reasoning` parts). The format is detected per message and per part.
+//! `thinking` blocks), Vercel AI SDK model messages (`tool-call`, `tool-result`,
+//! `reasoning`, tool approval parts) and UI messages (`parts`: text, reasoning,
+//! `tool-*` and `dynamic-tool` by state, sources), OpenAI Responses API items and
+//! OpenAI Agents JS items and run items (see `items.rs`). The format is detected per
+//! message and per part.
 //!
 //! Only the fields that carry meaning are read, so a cycle elsewhere in a message is
 //! harmless; free-form values (tool inputs, structured tool outputs) are serialized
@@ -44,7 +47,7 @@ pub fn read_messages(env: &Env, call: Call, param: &str, value: &Unknown) -> Che
 /// looking a property up by a ready key is several times faster than by a Rust `&str`,
 /// which napi turns into a new JavaScript string on every read.
 #[derive(Clone, Copy)]
-enum Key {
+pub(super) enum Key {
   Role,
   Content,
   Name,
@@ -66,10 +69,42 @@ enum Key {
   Output,
   Result,
   Value,
+  RawItem,
+  Parts,
+  CallIdSnake,
+  CallIdCamel,
+  Summary,
+  RawContent,
+  State,
+  ErrorText,
+  Approval,
+  ApprovalId,
+  Reason,
+  Url,
+  Title,
+  Filename,
+  Action,
+  Actions,
+  Operation,
+  Code,
+  Queries,
+  Results,
+  Outputs,
+  Error,
+  Tools,
+  ServerLabel,
+  ApprovalRequestId,
+  ToolInvocation,
+  Reasoning,
+  Transcript,
+  Data,
+  Stdout,
+  Stderr,
+  Logs,
 }
 
 impl Key {
-  const NAMES: [&'static str; 21] = [
+  const NAMES: [&'static str; 53] = [
     "role",
     "content",
     "name",
@@ -91,14 +126,46 @@ impl Key {
     "output",
     "result",
     "value",
+    "rawItem",
+    "parts",
+    "call_id",
+    "callId",
+    "summary",
+    "rawContent",
+    "state",
+    "errorText",
+    "approval",
+    "approvalId",
+    "reason",
+    "url",
+    "title",
+    "filename",
+    "action",
+    "actions",
+    "operation",
+    "code",
+    "queries",
+    "results",
+    "outputs",
+    "error",
+    "tools",
+    "server_label",
+    "approval_request_id",
+    "toolInvocation",
+    "reasoning",
+    "transcript",
+    "data",
+    "stdout",
+    "stderr",
+    "logs",
   ];
 
-  fn name(self) -> &'static str {
+  pub(super) fn name(self) -> &'static str {
     Self::NAMES[self as usize]
   }
 }
 
-struct Reader<'a, 'env> {
+pub(super) struct Reader<'a, 'env> {
   env: &'a Env,
   call: Call,
   keys: Vec<JsString<'env>>,
@@ -106,10 +173,10 @@ struct Reader<'a, 'env> {
 }
 
 /// A lazily built path like `messages[3].content[0]`, for error messages only.
-type Path<'p> = &'p dyn Fn() -> String;
+pub(super) type Path<'p> = &'p dyn Fn() -> String;
 
 impl<'env> Reader<'_, 'env> {
-  fn refuse(&self, path: Path, field: &str, expected: &str, got: &Unknown) -> Refusal {
+  pub(super) fn refuse(&self, path: Path, field: &str, expected: &str, got: &Unknown) -> Refusal {
     Refusal::Type(format!(
       "{}: `{}{field}` must be {expected}, got {}",
       self.call.0,
@@ -119,11 +186,11 @@ impl<'env> Reader<'_, 'env> {
   }
 
   /// `object[key]`.
-  fn get(&self, object: &Object<'env>, key: Key) -> Checked<Unknown<'env>> {
+  pub(super) fn get(&self, object: &Object<'env>, key: Key) -> Checked<Unknown<'env>> {
     Ok(object.get_property(self.keys[key as usize])?)
   }
 
-  fn object(&self, value: &Unknown<'env>, path: Path, expected: &str) -> Checked<Object<'env>> {
+  pub(super) fn object(&self, value: &Unknown<'env>, path: Path, expected: &str) -> Checked<Object<'env>> {
     if value.get_type()? != ValueType::Object || value.is_array()? {
       return Err(Refusal::Type(format!(
         "{}: `{}` must be {expected}, got {}",
@@ -136,7 +203,7 @@ impl<'env> Reader<'_, 'env> {
   }
 
   /// `object[key]` as a string; `None` when absent (`undefined`/`null`).
-  fn string(&self, object: &Object<'env>, key: Key, path: Path) -> Checked<Option<String>> {
+  pub(super) fn string(&self, object: &Object<'env>, key: Key, path: Path) -> Checked<Option<String>> {
     let v = self.get(object, key)?;
     match v.get_type()? {
       ValueType::Undefined | ValueType::Null => Ok(None),
@@ -145,7 +212,7 @@ impl<'env> Reader<'_, 'env> {
     }
   }
 
-  fn required_string(&self, object: &Object<'env>, key: Key, path: Path) -> Checked<String> {
+  pub(super) fn required_string(&self, object: &Object<'env>, key: Key, path: Path) -> Checked<String> {
     match self.string(object, key, path)? {
       Some(s) => Ok(s),
       None => Err(self.refuse(
@@ -159,9 +226,31 @@ impl<'env> Reader<'_, 'env> {
 
   fn message(&mut self, value: &Unknown<'env>, path: Path) -> Checked<Message> {
     let m = self.object(value, path, "a message object")?;
-    let role = self.required_string(&m, Key::Role, path)?;
+    // OpenAI Agents JS run items (`RunMessageOutputItem`, `RunToolCallItem`, …) wrap the
+    // protocol item they stand for.
+    let raw = self.get(&m, Key::RawItem)?;
+    if raw.get_type()? == ValueType::Object && !raw.is_array()? {
+      return self.message(&raw, &|| format!("{}.rawItem", path()));
+    }
+    let Some(role) = self.string(&m, Key::Role, path)? else {
+      // Responses API and Agents items without a role: calls, outputs, reasoning.
+      if let Some(kind) = self.string(&m, Key::Type, path)? {
+        return self.item(&m, &kind, path);
+      }
+      return Err(self.refuse(path, ".role", "a string", &self.get(&m, Key::Role)?));
+    };
     let name = self.string(&m, Key::Name, path)?;
     let mut parts = Vec::new();
+    // AI SDK UI messages carry `parts` (v4 also a `content` string that repeats them).
+    let ui = self.get(&m, Key::Parts)?;
+    if ui.get_type()? == ValueType::Object && ui.is_array()? {
+      let array = unsafe { ui.cast::<Object>() }?;
+      for j in 0..array.get_array_length()? {
+        let item: Unknown = array.get_element(j)?;
+        self.ui_part(&item, &|| format!("{}.parts[{j}]", path()), &mut parts)?;
+      }
+      return Ok(Message { role, name, parts });
+    }
     let content = self.get(&m, Key::Content)?;
     // OpenAI: the tool's answer is the whole content of a `tool` (or legacy `function`) message.
     let call_id = self.string(&m, Key::ToolCallId, path)?;
@@ -207,7 +296,12 @@ impl<'env> Reader<'_, 'env> {
   }
 
   /// `content`: a string, `null`/`undefined` (no content), or an array of parts.
-  fn content(&mut self, content: &Unknown<'env>, parts: &mut Vec<Part>, path: Path) -> Checked<()> {
+  pub(super) fn content(
+    &mut self,
+    content: &Unknown<'env>,
+    parts: &mut Vec<Part>,
+    path: Path,
+  ) -> Checked<()> {
     match content.get_type()? {
       ValueType::Undefined | ValueType::Null => Ok(()),
       ValueType::String => {
@@ -218,7 +312,7 @@ impl<'env> Reader<'_, 'env> {
         let array = unsafe { content.cast::<Object>() }?;
         for j in 0..array.get_array_length()? {
           let item: Unknown = array.get_element(j)?;
-          parts.push(self.part(&item, &|| format!("{}.content[{j}]", path()))?);
+          self.part(&item, &|| format!("{}.content[{j}]", path()), parts)?;
         }
         Ok(())
       }
@@ -226,14 +320,46 @@ impl<'env> Reader<'_, 'env> {
     }
   }
 
-  fn part(&mut self, value: &Unknown<'env>, path: Path) -> Checked<Part> {
+  fn part(&mut self, value: &Unknown<'env>, path: Path, out: &mut Vec<Part>) -> Checked<()> {
     let p = self.object(value, path, "a content part object")?;
     let kind = self.required_string(&p, Key::Type, path)?;
-    Ok(match kind.as_str() {
-      "text" => Part::Text(self.required_string(&p, Key::Text, path)?),
+    let part = match kind.as_str() {
+      // OpenAI Chat, Anthropic, AI SDK; Responses API and Agents message content
+      "text" | "input_text" | "output_text" => Part::Text(self.required_string(&p, Key::Text, path)?),
       "refusal" => Part::Text(self.required_string(&p, Key::Refusal, path)?),
       "thinking" => Part::Thinking(self.required_string(&p, Key::Thinking, path)?),
-      "reasoning" => Part::Thinking(self.required_string(&p, Key::Text, path)?),
+      "reasoning" | "reasoning_text" | "summary_text" => {
+        Part::Thinking(self.required_string(&p, Key::Text, path)?)
+      }
+      // Agents assistant audio: its transcript is what was said.
+      "audio" => match self.string(&p, Key::Transcript, path)? {
+        Some(t) => Part::Text(t),
+        None => Part::Other,
+      },
+      // AI SDK v6+: an approval request and its response are one unit; their reasons are text.
+      "tool-approval-request" | "tool-approval-response" => {
+        out.push(Part::Link(
+          self.string(&p, Key::ApprovalId, path)?.unwrap_or_default(),
+        ));
+        match self.string(&p, Key::Reason, path)? {
+          Some(reason) => Part::Text(reason),
+          None => return Ok(()),
+        }
+      }
+      // AI SDK v7: a file whose data is inline text.
+      "file" => {
+        let data = self.get(&p, Key::Data)?;
+        if data.get_type()? == ValueType::Object && !data.is_array()? {
+          let data = unsafe { data.cast::<Object>() }?;
+          let is_text = self.string(&data, Key::Type, path)?.is_some_and(|t| t == "text");
+          match self.string(&data, Key::Text, path)? {
+            Some(t) if is_text => Part::Text(t),
+            _ => Part::Other,
+          }
+        } else {
+          Part::Other
+        }
+      }
       // Anthropic
       "tool_use" => {
         let input = self.get(&p, Key::Input)?;
@@ -274,11 +400,13 @@ impl<'env> Reader<'_, 'env> {
       }
       // Images, files, audio, redacted thinking, provider-specific parts: no text.
       _ => Part::Other,
-    })
+    };
+    out.push(part);
+    Ok(())
   }
 
   /// A tool result's content: a string, or text parts (joined by newlines), or JSON.
-  fn content_text(&mut self, content: &Unknown<'env>, path: Path) -> Checked<String> {
+  pub(super) fn content_text(&mut self, content: &Unknown<'env>, path: Path) -> Checked<String> {
     if content.get_type()? == ValueType::Object && content.is_array()? {
       let mut parts = Vec::new();
       self.content(content, &mut parts, &|| {
@@ -289,7 +417,7 @@ impl<'env> Reader<'_, 'env> {
         .filter_map(|p| match p {
           Part::Text(t) | Part::Thinking(t) | Part::ToolResult { content: t, .. } => Some(t),
           Part::ToolCall { arguments, .. } => Some(arguments),
-          Part::Other => None,
+          Part::Link(_) | Part::Other => None,
         })
         .collect();
       return Ok(texts.join("\n"));
@@ -299,7 +427,7 @@ impl<'env> Reader<'_, 'env> {
 
   /// AI SDK v5 tool output `{ type: 'text' | 'json' | 'error-text' | 'error-json' | 'content', value }`,
   /// or any value (v4 `result`).
-  fn tool_output(&mut self, output: &Unknown<'env>, path: Path) -> Checked<String> {
+  pub(super) fn tool_output(&mut self, output: &Unknown<'env>, path: Path) -> Checked<String> {
     if output.get_type()? == ValueType::Object && !output.is_array()? {
       let o = unsafe { output.cast::<Object>() }?;
       let kind = self.get(&o, Key::Type)?;
@@ -311,12 +439,16 @@ impl<'env> Reader<'_, 'env> {
           _ => self.json_text(&value, &value_path),
         };
       }
+      // AI SDK v6+: a denied call's result is the reason given, if any.
+      if kind.get_type()? == ValueType::String && unsafe { kind.cast::<String>() }? == "execution-denied" {
+        return Ok(self.string(&o, Key::Reason, path)?.unwrap_or_default());
+      }
     }
     self.json_text(output, path)
   }
 
   /// A string as it is; anything else as `JSON.stringify` renders it (nothing for `undefined`).
-  fn json_text(&mut self, value: &Unknown<'env>, path: Path) -> Checked<String> {
+  pub(super) fn json_text(&mut self, value: &Unknown<'env>, path: Path) -> Checked<String> {
     match value.get_type()? {
       ValueType::String => return Ok(unsafe { value.cast::<String>() }?),
       ValueType::Undefined | ValueType::Null => return Ok(String::new()),

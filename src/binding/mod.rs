@@ -14,6 +14,7 @@ mod args;
 mod extract;
 mod filter;
 mod isolate;
+mod items;
 mod messages;
 mod rank;
 mod sanitize;

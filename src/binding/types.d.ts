@@ -21,16 +21,29 @@ export interface CountAsyncOptions extends CountOptions {
   signal?: AbortSignal
 }
 
+// The message types are structural and open: a framework's own message type (the AI
+// SDK's `ModelMessage` and `UIMessage`, OpenAI's `ResponseInputItem`, the Agents SDK's
+// `AgentInputItem` and `RunItem`, …) is assignable to `Message` without a cast. Parts and
+// items the reader has no text for are accepted by the `{ type: string }` members (no
+// index signatures: an interface is not assignable to one).
+
+/**
+ * A content part this package reads no text from (an image, a file, a provider-specific
+ * part): any typed object. Two forms, because an interface is assignable only to the first
+ * and an object literal with other fields only to the second.
+ */
+export type OtherPart = { type: string } | { type: string; [field: string]: unknown }
+
 /** OpenAI Chat Completions message. */
 export interface OpenAIMessage {
   role: 'system' | 'developer' | 'user' | 'assistant' | 'tool' | 'function' | (string & {})
-  content?: string | null | Array<
+  content?: string | null | ReadonlyArray<
     | { type: 'text'; text: string }
     | { type: 'refusal'; refusal: string }
-    | { type: 'image_url' | 'input_audio' | 'file'; [key: string]: unknown }
+    | OtherPart
   >
   name?: string
-  tool_calls?: Array<{ id: string; type?: 'function'; function: { name: string; arguments: string } }>
+  tool_calls?: ReadonlyArray<{ id: string; type?: string; function: { name: string; arguments: string } } | { id: string; type: string }>
   tool_call_id?: string
   function_call?: { name: string; arguments: string } | null
 }
@@ -38,30 +51,81 @@ export interface OpenAIMessage {
 /** Anthropic Messages API message. */
 export interface AnthropicMessage {
   role: 'user' | 'assistant'
-  content: string | Array<
+  content: string | ReadonlyArray<
     | { type: 'text'; text: string }
     | { type: 'thinking'; thinking: string; signature?: string }
-    | { type: 'redacted_thinking'; data: string }
     | { type: 'tool_use'; id: string; name: string; input: unknown }
-    | { type: 'tool_result'; tool_use_id: string; content?: string | Array<{ type: 'text'; text: string } | { type: string; [key: string]: unknown }>; is_error?: boolean }
-    | { type: 'image' | 'document'; [key: string]: unknown }
+    | { type: 'tool_result'; tool_use_id: string; content?: string | ReadonlyArray<{ type: 'text'; text: string } | OtherPart>; is_error?: boolean }
+    | OtherPart
   >
 }
 
-/** Vercel AI SDK model message (v4 `args`/`result` and v5 `input`/`output` parts). */
+/**
+ * Vercel AI SDK model message (`ModelMessage`; v4 `args`/`result` and v5+ `input`/`output`
+ * parts, v6+ tool approval requests and responses, v7 custom and reasoning-file parts).
+ */
 export interface AiSdkMessage {
   role: 'system' | 'user' | 'assistant' | 'tool'
-  content: string | Array<
+  content: string | ReadonlyArray<
     | { type: 'text'; text: string }
     | { type: 'reasoning'; text: string }
     | { type: 'tool-call'; toolCallId: string; toolName: string; input?: unknown; args?: unknown }
     | { type: 'tool-result'; toolCallId: string; toolName: string; output?: unknown; result?: unknown }
-    | { type: 'image' | 'file'; [key: string]: unknown }
+    | { type: 'tool-approval-request'; approvalId: string; toolCallId: string; reason?: string }
+    | { type: 'tool-approval-response'; approvalId: string; approved: boolean; reason?: string }
+    | OtherPart
   >
 }
 
-/** A chat message in any of the three formats; the format is detected per message. */
-export type Message = OpenAIMessage | AnthropicMessage | AiSdkMessage
+/**
+ * Vercel AI SDK UI message (`UIMessage`, what `useChat` holds): `parts` are read — text,
+ * reasoning (counted, never passed on), `tool-<name>` and `dynamic-tool` parts (the call, and
+ * its result once the state has one: `output-available`, `output-error`, `output-denied`),
+ * sources (title and address); files and data parts carry no text.
+ */
+export interface AiSdkUIMessage {
+  id?: string
+  role: 'system' | 'user' | 'assistant'
+  parts: ReadonlyArray<
+    | { type: 'text'; text: string }
+    | { type: 'reasoning'; text: string }
+    | { type: 'dynamic-tool'; toolName: string; toolCallId: string; state: string; input?: unknown; output?: unknown; errorText?: string }
+    | { type: `tool-${string}`; toolCallId: string; state: string; input?: unknown; output?: unknown; errorText?: string }
+    | { type: 'source-url'; sourceId?: string; url: string; title?: string }
+    | { type: 'source-document'; sourceId?: string; mediaType?: string; title: string; filename?: string }
+    | OtherPart
+  >
+}
+
+/**
+ * An OpenAI Responses API item or an OpenAI Agents JS item: a message (`role` with `input_text`,
+ * `output_text` or `refusal` parts) is a message; items without a role are read by `type` —
+ * `function_call` / `custom_tool_call` and their outputs (`function_call_output`, Agents
+ * `function_call_result`, `custom_tool_call_output`; tied by `call_id` / `callId`), client-run
+ * calls and their outputs (`computer_call`, `shell_call`, `local_shell_call`, `apply_patch_call`),
+ * hosted tool calls with their results (`web_search_call`, `file_search_call`,
+ * `code_interpreter_call`, `mcp_call`, Agents `hosted_tool_call`, …), and `reasoning`
+ * (counted, never passed on). Other items carry no text.
+ */
+export type OpenAIResponsesItem =
+  | { type?: 'message'; id?: string; status?: string; role: string; content: string | ReadonlyArray<{ type: 'input_text' | 'output_text'; text: string } | { type: 'refusal'; refusal: string } | OtherPart> }
+  | { type: 'function_call'; id?: string; call_id?: string; callId?: string; status?: string; name: string; arguments: string }
+  | { type: 'custom_tool_call'; id?: string; call_id: string; name: string; input: string }
+  | { type: 'function_call_output' | 'function_call_result' | 'custom_tool_call_output'; id?: string; call_id?: string; callId?: string; name?: string; status?: string; output?: unknown }
+  | { type: 'reasoning'; id?: string; summary?: ReadonlyArray<{ type?: string; text: string }>; content?: ReadonlyArray<{ type?: string; text: string }>; rawContent?: ReadonlyArray<{ type?: string; text: string }> }
+  /** `item_reference`: no text. */
+  | { type?: 'item_reference' | null; id: string }
+  /** Any other item (hosted tool calls, client-run calls and their outputs, …), read by its `type`. */
+  | { type: string; role?: undefined }
+
+/** An OpenAI Agents JS run item (`RunMessageOutputItem`, `RunToolCallItem`, …): its `rawItem` is read. */
+export interface OpenAIAgentsRunItem {
+  type: string
+  rawItem: unknown
+}
+
+/** A message in any of the formats above; the format is detected per message. */
+export type Message = OpenAIMessage | AnthropicMessage | AiSdkMessage | AiSdkUIMessage | OpenAIResponsesItem | OpenAIAgentsRunItem
 
 export interface ExtractOptions {
   /** A cap on the extracted tokens (exact, in `encoding`), never a target. No cap by default. */

@@ -1,19 +1,24 @@
 //! Chat messages in a format-neutral form, and what they cost in tokens.
 //!
-//! The binding reads the three formats in wide use (OpenAI Chat, Anthropic Messages,
-//! Vercel AI SDK model messages) into this one shape; everything in the core that
-//! works on messages works on it.
+//! The binding reads every format agent frameworks hand over (OpenAI Chat, Anthropic
+//! Messages, Vercel AI SDK model and UI messages, OpenAI Responses API items, OpenAI
+//! Agents JS items; LangChain messages arrive converted) into this one shape; everything
+//! in the core that works on messages works on it. An item that is not a message (a
+//! Responses `function_call`, `reasoning`, a hosted tool call) is read as the message it
+//! stands for: calls and reasoning as `assistant`, outputs as `tool`.
 //!
 //! # Counting rule
 //!
 //! The rule OpenAI documents for its chat models, extended to tool calls:
 //! - every message costs [`TOKENS_PER_MESSAGE`] for its framing, plus its role;
 //! - a `name` costs its tokens plus [`TOKENS_PER_NAME`];
-//! - text, thinking and tool-result content cost their tokens;
+//! - text, thinking (reasoning, reasoning summaries) and tool-result content cost their tokens;
 //! - a tool call costs its name, its arguments as JSON text, and [`TOKENS_PER_TOOL_CALL`];
 //! - a non-empty list of messages costs [`REPLY_PRIMER`] once, for the reply's framing;
+//! - a hosted tool call (web search, file search, code interpreter, MCP, …) is a tool
+//!   call named by its kind with its query or code as arguments, and its result;
 //! - images, files and other binary parts cost nothing here: their price depends on
-//!   the provider and the resolution, not on text.
+//!   the provider and the resolution, not on text; links (approval ids) cost nothing.
 
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::parallel::in_parallel;
@@ -43,6 +48,9 @@ pub enum Part {
   },
   /// The output of a tool call, as text (JSON text for structured output).
   ToolResult { call_id: String, content: String },
+  /// Ties the messages that carry the same id into one unit (an AI SDK tool approval
+  /// request and its response); carries no text.
+  Link(String),
   /// Images, files and anything else without text.
   Other,
 }
@@ -77,7 +85,7 @@ impl Message {
           TOKENS_PER_TOOL_CALL + counter.count(name) + counter.count(arguments)
         }
         Part::ToolResult { content, .. } => counter.count(content),
-        Part::Other => 0,
+        Part::Link(_) | Part::Other => 0,
       };
     }
     n

@@ -162,7 +162,7 @@ pub(super) fn render(messages: &[Message], granularity: Granularity) -> Doc<'sta
           text.push(' ');
           text.push_str(arguments);
         }
-        Part::Other => continue,
+        Part::Link(_) | Part::Other => continue,
       }
       text.push_str("\n\n");
       if granularity == Granularity::Message {

@@ -37,6 +37,7 @@ pub(super) fn select_messages(
   let mut caller: FxHashMap<&str, usize> = FxHashMap::default();
   let mut calls: Vec<(usize, &str)> = Vec::new();
   let mut answered: FxHashSet<(usize, &str)> = FxHashSet::default();
+  let mut linked: FxHashMap<&str, usize> = FxHashMap::default();
   for (i, m) in messages.iter().enumerate() {
     for p in &m.parts {
       match p {
@@ -51,6 +52,16 @@ pub(super) fn select_messages(
             answered.insert((c, call_id.as_str()));
           }
         }
+        // An approval and its response: one unit, as a call and its result.
+        Part::Link(id) => match linked.get(id.as_str()) {
+          Some(&c) => {
+            let (a, b) = (root(&mut parent, i), root(&mut parent, c));
+            parent[a] = b;
+          }
+          None => {
+            linked.insert(id.as_str(), i);
+          }
+        },
         _ => {}
       }
     }

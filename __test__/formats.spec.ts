@@ -1,0 +1,189 @@
+// Black-box checks of the formats that are not chat messages with `content`: OpenAI
+// Responses API items, OpenAI Agents JS items, AI SDK UI messages. Each thread holds two
+// tasks' work (this task: parseDate; the sibling: the invoice report) and a reasoning note.
+import { describe, expect, it } from 'vitest'
+
+import { countMessageTokens, countTokens, createIsolatedContext, extractRelevantContext, filterSubagentResult, spawnSubagent, type Message } from '../dist/index.js'
+
+const TASK = 'Fix the timezone bug in parseDate in src/date.ts'
+const SIBLING = 'Write the monthly invoice report from the billing database'
+const OWN_OUTPUT = 'export function parseDate(text) { return new Date(text) } // drops the timezone offset'
+const SIBLING_OUTPUT = 'billing rows: 17 invoices, 4,210 EUR total, 3 overdue customers'
+const REASONING = 'Private musing: the user seems impatient, hurry up.'
+const ANSWER = 'parseDate drops the timezone offset; src/date.ts now keeps it.'
+
+const responses = (): Message[] => [
+  { role: 'user', content: `Two jobs. First: ${TASK}. Second: ${SIBLING}.` },
+  { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: REASONING }] },
+  { type: 'function_call', call_id: 'call_date', name: 'read_file', arguments: '{"path":"src/date.ts"}' },
+  { type: 'function_call_output', call_id: 'call_date', output: OWN_OUTPUT },
+  { type: 'function_call', call_id: 'call_bill', name: 'query_billing', arguments: '{"table":"invoices","report":"monthly invoice report"}' },
+  { type: 'function_call_output', call_id: 'call_bill', output: SIBLING_OUTPUT },
+  { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: ANSWER }] },
+]
+
+const agents = (): Message[] => [
+  { role: 'user', content: [{ type: 'input_text', text: `Two jobs. First: ${TASK}. Second: ${SIBLING}.` }] },
+  { type: 'reasoning', content: [{ type: 'input_text', text: REASONING }] },
+  { type: 'function_call', callId: 'call_date', name: 'read_file', arguments: '{"path":"src/date.ts"}' },
+  { type: 'function_call_result', callId: 'call_date', name: 'read_file', status: 'completed', output: { type: 'text', text: OWN_OUTPUT } },
+  { type: 'function_call', callId: 'call_bill', name: 'query_billing', arguments: '{"table":"invoices","report":"monthly invoice report"}' },
+  { type: 'function_call_result', callId: 'call_bill', name: 'query_billing', status: 'completed', output: { type: 'text', text: SIBLING_OUTPUT } },
+  { role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: ANSWER }] },
+]
+
+const ui = (): Message[] => [
+  { id: 'u1', role: 'user', parts: [{ type: 'text', text: `Two jobs. First: ${TASK}. Second: ${SIBLING}.` }] },
+  {
+    id: 'a1',
+    role: 'assistant',
+    parts: [{ type: 'step-start' }, { type: 'reasoning', text: REASONING }, { type: 'tool-readFile', toolCallId: 't_date', state: 'output-available', input: { path: 'src/date.ts' }, output: OWN_OUTPUT }],
+  },
+  {
+    id: 'a2',
+    role: 'assistant',
+    parts: [{ type: 'dynamic-tool', toolName: 'queryBilling', toolCallId: 't_bill', state: 'output-available', input: { report: 'monthly invoice report' }, output: SIBLING_OUTPUT }],
+  },
+  { id: 'a3', role: 'assistant', parts: [{ type: 'text', text: ANSWER }, { type: 'source-url', sourceId: 's1', url: 'https://example.com/tz', title: 'Timezones' }] },
+]
+
+const FORMATS = { 'Responses API items': responses, 'OpenAI Agents items': agents, 'AI SDK UI messages': ui }
+
+/**
+ * Every text an item carries (deep), with a copy of the item where that text is emptied.
+ * Labels, ids and states are not text; strings inside a structured tool input are counted
+ * with their JSON, not alone, so they are left to the JSON's own check.
+ */
+function texts(root: unknown): { text: string; emptied: () => unknown }[] {
+  const out: { text: string; emptied: () => unknown }[] = []
+  const walk = (value: unknown, path: (string | number)[]) => {
+    if (typeof value === 'string') {
+      const key = path[path.length - 1]
+      if (value === '' || NOT_TEXT.has(String(key)) || path.includes('input')) return
+      out.push({
+        text: value,
+        emptied: () => {
+          const copy = structuredClone(root) as Record<string | number, unknown>
+          let at = copy
+          for (const k of path.slice(0, -1)) at = at[k] as Record<string | number, unknown>
+          at[key!] = ''
+          return copy
+        },
+      })
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [k, v] of Object.entries(value)) walk(v, [...path, Array.isArray(value) ? Number(k) : k])
+    }
+  }
+  walk(root, [])
+  return out
+}
+
+/** Fields that are labels, ids or states, not text a model reads. */
+const NOT_TEXT = new Set(['type', 'id', 'call_id', 'callId', 'toolCallId', 'status', 'state', 'sourceId', 'role', 'name', 'toolName', 'url'])
+
+describe.each(Object.entries(FORMATS))('%s', (_, thread) => {
+  it('count every text they carry: emptying any one lowers the count by its tokens', () => {
+    const full = countMessageTokens(thread())
+    let checked = 0
+    for (const [i, item] of thread().entries()) {
+      for (const { text, emptied } of texts(item)) {
+        const copy = thread()
+        copy[i] = emptied() as Message
+        expect(full - countMessageTokens(copy), `${JSON.stringify(text)} in item ${i}`).toBe(countTokens(text))
+        checked++
+      }
+    }
+    // The request, the reasoning, both outputs and the answer at least.
+    expect(checked).toBeGreaterThanOrEqual(5)
+  })
+
+  it('extraction keeps the task’s own tool output, not the sibling’s, nor the reasoning', () => {
+    const items = thread()
+    const r = extractRelevantContext(items, TASK, { siblingTasks: [SIBLING], audit: true })
+    expect(r.relevantContext).toContain('drops the timezone offset')
+    expect(r.relevantContext).not.toContain('overdue customers')
+    expect(r.relevantContext).not.toContain('impatient')
+    expect(r.dropped?.some((d) => d.reason === 'internal')).toBe(true)
+    const kept = r.relevantMessages ?? []
+    // The caller's own objects; one that held reasoning is a copy without it.
+    for (const m of kept) {
+      if (items.includes(m)) continue
+      const original = items.find((o) => (o as { id?: string }).id === (m as { id?: string }).id)
+      expect(JSON.stringify(original)).toContain(REASONING)
+      expect(JSON.stringify(m)).not.toContain(REASONING)
+    }
+    expect(kept.filter((m) => items.includes(m)).length).toBeGreaterThan(0)
+    expect(kept.some((m) => JSON.stringify(m).includes(OWN_OUTPUT))).toBe(true)
+    expect(kept.some((m) => JSON.stringify(m).includes(SIBLING_OUTPUT))).toBe(false)
+    expect(kept.some((m) => JSON.stringify(m).includes(REASONING))).toBe(false)
+  })
+
+  it('a call and its output are kept together', () => {
+    const items = thread()
+    const kept = extractRelevantContext(items, TASK, { siblingTasks: [SIBLING] }).relevantMessages ?? []
+    const ids = (m: Message) => JSON.stringify(m).match(/"(call_date|t_date)"/g)?.length ?? 0
+    const total = kept.reduce((n, m) => n + ids(m), 0)
+    // Either the call and the output (two mentions), or the UI part that holds both.
+    expect(total === 2 || kept.some((m) => 'parts' in m && ids(m) === 1)).toBe(true)
+  })
+
+  it('isolation keeps the task’s own tool output, not the sibling’s', () => {
+    const { isolatedContext } = createIsolatedContext({ task: TASK, siblingTasks: [SIBLING] }, thread())
+    expect(isolatedContext.relevantContext).toContain('drops the timezone offset')
+    expect(isolatedContext.relevantContext).not.toContain('overdue customers')
+    expect(isolatedContext.relevantContext).not.toContain('impatient')
+  })
+
+  it('a run answering with such a history succeeds with its text', async () => {
+    const outcome = await spawnSubagent({ task: TASK }, { run: async () => thread() })
+    expect(outcome.success).toBe(true)
+    expect(outcome.content).toContain('parseDate drops the timezone offset')
+    expect(filterSubagentResult(thread(), TASK).content).toContain('parseDate drops the timezone offset')
+  })
+
+  it('an answer with no readable text does not succeed', async () => {
+    const unreadable = thread().slice(1, -1) // reasoning and tool work, no answer
+    const outcome = await spawnSubagent({ task: TASK }, { run: async () => unreadable })
+    expect(outcome.success).toBe(false)
+    expect(outcome.error?.reason).toBe('empty-result')
+  })
+
+  it('never mutates its input', () => {
+    const items = thread()
+    const before = structuredClone(items)
+    extractRelevantContext(items, TASK, { siblingTasks: [SIBLING], keepRecent: 3 })
+    createIsolatedContext({ task: TASK, siblingTasks: [SIBLING] }, items)
+    expect(items).toEqual(before)
+  })
+})
+
+describe('other items', () => {
+  it('hosted tool calls count their query and results, and are one unit', () => {
+    const search = { type: 'file_search_call', id: 'fs_1', status: 'completed', queries: ['timezone parseDate'], results: [{ file_id: 'f1', filename: 'date.md', text: 'parseDate keeps offsets since v2' }] }
+    const n = countMessageTokens([search])
+    const emptied = { ...search, queries: [], results: [] }
+    const empty = countMessageTokens([emptied])
+    expect(n - empty).toBe(countTokens('["timezone parseDate"]') - countTokens('[]') + countTokens('parseDate keeps offsets since v2'))
+    const r = extractRelevantContext([{ role: 'user', content: 'hello' }, search], 'parseDate timezone offsets')
+    expect(r.relevantContext).toContain('parseDate keeps offsets since v2')
+  })
+
+  it('an item that is neither a message nor a typed item is refused, naming the parameter', () => {
+    expect(() => countMessageTokens([{ role: 'user', content: 'hi' }, { foo: 1 } as never])).toThrow(/countMessageTokens: `messages\[1\]\.role` must be a string/)
+  })
+
+  it('AI SDK tool approvals are one unit and their reasons are counted', () => {
+    const thread: Message[] = [
+      { role: 'user', content: 'Delete the stale cache for parseDate' },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'rm', input: { path: 'cache/date' } }, { type: 'tool-approval-request', approvalId: 'ap1', toolCallId: 'c1' }] },
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'ap1', approved: false, reason: 'keep the parseDate cache' }] },
+    ]
+    const noReason = structuredClone(thread)
+    ;(noReason[2] as unknown as { content: { reason?: string }[] }).content[0]!.reason = ''
+    expect(countMessageTokens(thread) - countMessageTokens(noReason)).toBe(countTokens('keep the parseDate cache'))
+    const kept = extractRelevantContext(thread, 'parseDate cache', { keepRecent: 1 }).relevantMessages ?? []
+    // The response is forced (recent): its request comes with it.
+    expect(kept).toContain(thread[1])
+    expect(kept).toContain(thread[2])
+  })
+})
