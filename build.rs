@@ -4,7 +4,9 @@
 //!   (taken from tiktoken-rs, so the ranks are tiktoken's);
 //! - the Unicode character classes of tiktoken's split regexes (`\p{L}`, `\p{N}`,
 //!   `\s`, the o200k upper/lower classes) as range tables, taken from regex-syntax,
-//!   the crate that compiles those regexes, so both agree on every code point.
+//!   the crate that compiles those regexes, so both agree on every code point;
+//! - how the sanitizer reads characters beyond ASCII (NFKC, UTS #39 confusables,
+//!   invisible characters by property): see `build/readings.rs`.
 
 use std::collections::HashSet;
 use std::env;
@@ -13,10 +15,14 @@ use std::path::Path;
 
 use regex_syntax::hir::{Class, HirKind};
 
+#[path = "build/readings.rs"]
+mod readings;
+
 fn main() {
   #[cfg(feature = "napi")]
   napi_build::setup();
   println!("cargo:rerun-if-changed=build.rs");
+  println!("cargo:rerun-if-changed=build/readings.rs");
 
   let out = env::var("OUT_DIR").expect("OUT_DIR is set by cargo");
   let out = Path::new(&out);
@@ -31,6 +37,7 @@ fn main() {
     tiktoken_rs::cl100k_base().expect("cl100k_base loads"),
   );
   write_classes(out);
+  readings::write(out);
 }
 
 /// Blob layout: for each rank from 0, a u16 little-endian length and the token's

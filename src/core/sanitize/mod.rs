@@ -2,10 +2,10 @@
 //! their paragraph, `[X]…[/X]` and `<tag>…</tag>` pairs, which drop their block, and
 //! user rules that drop or only strip.
 //!
-//! Markers are read the way a model would read them, not byte for byte: case, inner
-//! spaces, compatibility forms (full-width brackets and letters, mathematical
-//! alphanumerics, circled letters, Cyrillic and Greek look-alikes), zero-width, bidi
-//! and combining characters, markdown escapes and HTML entities all fold away. Only
+//! Markers are read the way a model would read them, not byte for byte, with
+//! Unicode's own data (see `reading`): case, inner spaces, compatibility forms (NFKC),
+//! look-alikes (UTS #39 confusables), invisible characters (default-ignorable code
+//! points and combining marks), markdown escapes and HTML entities all fold away. Only
 //! the marker's own name matches: `[internal link]` and `<internal-link>` are not
 //! markers.
 //!
@@ -15,6 +15,13 @@
 //! found (and fails closed if an input keeps producing markers).
 
 use std::ops::Range;
+
+mod reading;
+
+use reading::{
+  bit, entity, fold, is_candidate, is_invisible, is_separator, is_space, letters, raw, read, skip,
+  utf8_width, INVISIBLE, SEPARATOR, SPACE,
+};
 
 /// Which bracket forms a rule's name is a marker in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,7 +37,8 @@ pub enum Form {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
   /// Remove the marker and what it marks: a bracket marker to the end of its
-  /// paragraph, a pair its whole block, an unclosed or self-closing tag to the end.
+  /// paragraph, a pair its whole block (a self-closing tag opens one too), an
+  /// unclosed or self-closing tag that nothing closes to the end.
   Drop,
   /// Remove only the marker itself.
   Strip,
@@ -87,8 +95,6 @@ pub struct Sanitizer {
 enum Role {
   Open,
   Close,
-  /// `<name/>`: drops to the end, like an unclosed tag.
-  SelfClose,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -255,7 +261,12 @@ impl Sanitizer {
         }
         if c.is_ascii_alphabetic() {
           letters += 1;
-        } else if !(c.is_ascii_digit() || is_space(c) || is_invisible(c) || "-_.*`~/\\&#;".contains(c)) {
+        } else if !(c.is_ascii_digit()
+          || is_space(c)
+          || is_invisible(c)
+          || is_separator(c)
+          || "/\\&#;".contains(c))
+        {
           break;
         }
         steps += 1;
@@ -287,6 +298,8 @@ impl Sanitizer {
         continue;
       }
       match m.role {
+        // A self-closing tag (`<x/>`) opens a block like `<x>`: a later `</x>` closes
+        // it, and with none it drops to the end (fail closed).
         Role::Open => open[m.rule].push(m),
         Role::Close => match open[m.rule].pop() {
           Some(opener) => {
@@ -299,11 +312,6 @@ impl Sanitizer {
             spans.push(m.start..m.end);
           }
         },
-        Role::SelfClose if m.weak => {}
-        Role::SelfClose => {
-          found += 1;
-          spans.push(m.start..text.len());
-        }
       }
     }
     for (rule, openers) in self.rules.iter().zip(open) {
@@ -326,7 +334,7 @@ impl Sanitizer {
     let mut out = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
-      if !CANDIDATE[bytes[i] as usize] {
+      if !is_candidate(bytes[i]) {
         i += 1;
         continue;
       }
@@ -358,9 +366,12 @@ impl Sanitizer {
     if closer {
       i = skip(text, i + len, SPACE | INVISIBLE | SEPARATOR);
     }
-    // The name's letters and the offset just after each.
-    let mut letters = [0u8; MAX_NAME];
-    let mut after = [0usize; MAX_NAME];
+    // The letters each position of the name can be (a character can read as several
+    // in a row: `ⅱ`), and the offset just after each position's character; a name
+    // cannot end inside a character (`MID`).
+    const MID: usize = usize::MAX;
+    let mut masks = [0u64; MAX_NAME];
+    let mut after = [MID; MAX_NAME];
     let mut n = 0;
     while n < self.longest {
       let j = if n == 0 {
@@ -368,32 +379,38 @@ impl Sanitizer {
       } else {
         skip(text, i, SPACE | INVISIBLE | SEPARATOR)
       };
-      let (c, len) = read(text, j);
-      if !c.is_ascii_alphanumeric() {
+      let (c, len) = raw(text, j);
+      let read_as = letters(c);
+      if read_as.is_empty() {
         break;
       }
-      letters[n] = c as u8;
       i = j + len;
-      after[n] = i;
-      n += 1;
+      for (p, &mask) in read_as.iter().enumerate() {
+        if n == self.longest {
+          break;
+        }
+        masks[n] = mask;
+        after[n] = if p + 1 == read_as.len() { i } else { MID };
+        n += 1;
+      }
     }
     let mut best: Option<Marker> = None;
     for (index, rule) in self.rules.iter().enumerate() {
       let k = rule.name.len();
-      if rule.bracket != bracket || k > n || letters[..k] != rule.name[..] {
+      if rule.bracket != bracket
+        || k > n
+        || after[k - 1] == MID
+        || !rule.name.iter().zip(&masks).all(|(&b, &mask)| bit(b) & mask != 0)
+      {
         continue;
       }
       if best.is_some_and(|b| self.rules[b.rule].name.len() >= k) {
         continue;
       }
-      let Some((end, self_closing, weak)) = terminate(text, after[k - 1], bracket) else {
+      let Some((end, weak)) = terminate(text, after[k - 1], bracket) else {
         continue;
       };
-      let role = match (closer, self_closing) {
-        (true, _) => Role::Close,
-        (false, true) => Role::SelfClose,
-        (false, false) => Role::Open,
-      };
+      let role = if closer { Role::Close } else { Role::Open };
       best = Some(Marker {
         start,
         end,
@@ -406,28 +423,28 @@ impl Sanitizer {
   }
 }
 
-/// Where a marker whose name ends at `i` ends, whether it closes itself (`<x/>`), and
-/// whether it is weak (a tag with malformed attributes: a marker only if a closing
+/// Where a marker whose name ends at `i` ends (a self-closing `<x/>` opens like
+/// `<x>`), and whether it is weak (a tag with malformed attributes: a marker only if a closing
 /// tag pairs with it); `None` when what follows the name makes it a longer name or
 /// not a marker.
-fn terminate(text: &str, i: usize, bracket: bool) -> Option<(usize, bool, bool)> {
+fn terminate(text: &str, i: usize, bracket: bool) -> Option<(usize, bool)> {
   if bracket {
     let j = skip(text, i, SPACE | INVISIBLE | SEPARATOR);
     return match read(text, j) {
-      (']', len) => Some((j + len, false, false)),
+      (']', len) => Some((j + len, false)),
       _ => None,
     };
   }
   let j = skip(text, i, INVISIBLE | SEPARATOR);
   let (c, len) = read(text, j);
   match c {
-    '>' => Some((j + len, false, false)),
+    '>' => Some((j + len, false)),
     '/' => close_self(text, j + len),
     c if is_space(c) && j < text.len() => {
       let k = skip(text, j, SPACE | INVISIBLE | SEPARATOR);
       match read(text, k) {
-        ('>', len) => Some((k + len, false, false)),
-        ('/', len) => close_self(text, k + len).or(Some((k, false, false))),
+        ('>', len) => Some((k + len, false)),
+        ('/', len) => close_self(text, k + len).or(Some((k, false))),
         _ => Some(attributes(text, k)),
       }
     }
@@ -436,19 +453,19 @@ fn terminate(text: &str, i: usize, bracket: bool) -> Option<(usize, bool, bool)>
 }
 
 /// After a tag's `/`: its `>`, making it self-closing.
-fn close_self(text: &str, i: usize) -> Option<(usize, bool, bool)> {
+fn close_self(text: &str, i: usize) -> Option<(usize, bool)> {
   let j = skip(text, i, SPACE | INVISIBLE);
   match read(text, j) {
-    ('>', len) => Some((j + len, true, false)),
+    ('>', len) => Some((j + len, false)),
     _ => None,
   }
 }
 
-/// A tag's attributes from `i`: the end of the tag at its `>` (outside quotes),
-/// whether it closes itself, and whether the attributes are malformed (`a < internal
+/// A tag's attributes from `i`: the end of the tag at its `>` (outside quotes; a `/`
+/// before it makes no difference), and whether the attributes are malformed (`a < internal
 /// && b > c` is code, not a tag). A tag whose `>` is not found soon ends where its
 /// attributes start: it is still a tag, left open.
-fn attributes(text: &str, i: usize) -> (usize, bool, bool) {
+fn attributes(text: &str, i: usize) -> (usize, bool) {
   #[derive(PartialEq)]
   enum At {
     Names,
@@ -460,11 +477,10 @@ fn attributes(text: &str, i: usize) -> (usize, bool, bool) {
   let mut j = i;
   let mut at = At::Names;
   let mut malformed = false;
-  let mut last = ' ';
   while j < limit {
     let (c, len) = read(text, j);
     if c == '>' && !matches!(at, At::Quoted(_)) {
-      return (j + len, last == '/', malformed);
+      return (j + len, malformed);
     }
     at = match at {
       At::Quoted(q) if c == q => At::Names,
@@ -479,12 +495,9 @@ fn attributes(text: &str, i: usize) -> (usize, bool, bool) {
       At::Equals | At::Unquoted if is_space(c) => At::Names,
       At::Equals | At::Unquoted => At::Unquoted,
     };
-    if !is_space(c) {
-      last = c;
-    }
     j += len;
   }
-  (i, false, malformed)
+  (i, malformed)
 }
 
 /// Where the paragraph holding byte `i` ends: at the first blank line after it, or at
@@ -589,198 +602,6 @@ fn canonical(name: &str) -> Result<Vec<u8>, RuleError> {
     0 => Err(RuleError::Empty),
     n if n > MAX_NAME => Err(RuleError::TooLong),
     _ => Ok(out),
-  }
-}
-
-// ---- Reading text as a model sees it ----
-
-const SPACE: u8 = 1;
-const INVISIBLE: u8 = 2;
-const SEPARATOR: u8 = 4;
-
-/// Bytes a marker can start with: the brackets, `&` (entities), `\` (markdown
-/// escapes) and the lead bytes of the look-alike brackets (U+2039 and up).
-const CANDIDATE: [bool; 256] = {
-  let mut t = [false; 256];
-  t[b'[' as usize] = true;
-  t[b'<' as usize] = true;
-  t[b'&' as usize] = true;
-  t[b'\\' as usize] = true;
-  t[0xE2] = true;
-  t[0xE3] = true;
-  t[0xEF] = true;
-  t
-};
-
-fn utf8_width(lead: u8) -> usize {
-  match lead {
-    0x00..=0x7F => 1,
-    0xC0..=0xDF => 2,
-    0xE0..=0xEF => 3,
-    _ => 4,
-  }
-}
-
-fn is_space(c: char) -> bool {
-  c.is_whitespace()
-}
-
-/// The offset after the characters from `i` whose class is in `classes`.
-fn skip(text: &str, mut i: usize, classes: u8) -> usize {
-  while i < text.len() {
-    let (c, len) = read(text, i);
-    let class = if is_space(c) {
-      SPACE
-    } else if is_invisible(c) {
-      INVISIBLE
-    } else if matches!(c, '-' | '_' | '.' | '*' | '`' | '~') {
-      SEPARATOR
-    } else {
-      0
-    };
-    if class & classes == 0 {
-      break;
-    }
-    i += len;
-  }
-  i
-}
-
-/// The character at byte `i` as a reader sees it, folded (see `fold`), and how many
-/// bytes it takes: an HTML entity or a markdown escape is one character. At the end
-/// of the text: `'\0'` and 0.
-fn read(text: &str, i: usize) -> (char, usize) {
-  let bytes = text.as_bytes();
-  match bytes.get(i) {
-    None => ('\0', 0),
-    Some(b'&') => match entity(&bytes[i..]) {
-      Some((c, len)) => (fold(c), len),
-      None => ('&', 1),
-    },
-    Some(b'\\') => match bytes.get(i + 1) {
-      Some(&b) if b.is_ascii_punctuation() => (fold(b as char), 2),
-      _ => ('\\', 1),
-    },
-    Some(&b) if b < 0x80 => ((b as char).to_ascii_lowercase(), 1),
-    Some(_) => {
-      let c = text[i..].chars().next().unwrap_or('\0');
-      (fold(c), c.len_utf8())
-    }
-  }
-}
-
-/// An HTML character reference at the start of `s` (`&lt;`, `&#91;`, `&#x5B;`), with
-/// its length. Numeric ones may omit the `;`, as browsers allow.
-fn entity(s: &[u8]) -> Option<(char, usize)> {
-  if s.get(1) == Some(&b'#') {
-    let hex = matches!(s.get(2), Some(b'x' | b'X'));
-    let digits = if hex { 3 } else { 2 };
-    let mut value: u32 = 0;
-    let mut j = digits;
-    while j < s.len() && j < digits + 8 {
-      let d = match (hex, s[j]) {
-        (_, b @ b'0'..=b'9') => (b - b'0') as u32,
-        (true, b @ b'a'..=b'f') => (b - b'a' + 10) as u32,
-        (true, b @ b'A'..=b'F') => (b - b'A' + 10) as u32,
-        _ => break,
-      };
-      value = value * if hex { 16 } else { 10 } + d;
-      j += 1;
-    }
-    if j == digits {
-      return None;
-    }
-    let len = if s.get(j) == Some(&b';') { j + 1 } else { j };
-    return char::from_u32(value).map(|c| (c, len));
-  }
-  let end = s.iter().take(10).position(|&b| b == b';')?;
-  let name = &s[1..end];
-  let c = [
-    ("lt", '<'),
-    ("gt", '>'),
-    ("lsqb", '['),
-    ("rsqb", ']'),
-    ("lbrack", '['),
-    ("rbrack", ']'),
-    ("sol", '/'),
-    ("nbsp", ' '),
-    ("shy", '\u{AD}'),
-    ("zwj", '\u{200D}'),
-    ("zwnj", '\u{200C}'),
-  ]
-  .iter()
-  .find(|(n, _)| n.as_bytes().eq_ignore_ascii_case(name))?
-  .1;
-  Some((c, end + 1))
-}
-
-/// Characters that render as nothing (or only modify their neighbour): zero-width,
-/// bidi controls, soft hyphen, variation selectors, tag characters, combining marks.
-fn is_invisible(c: char) -> bool {
-  matches!(c as u32,
-    0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F
-    | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F
-    | 0xFEFF | 0xFFA0 | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A | 0xE0000..=0xE007F
-    | 0xE0100..=0xE01EF
-    | 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
-}
-
-/// A character folded to the ASCII character it stands for in a marker, lower-cased:
-/// compatibility forms (full-width, mathematical, circled and squared letters, the
-/// presentation and angle forms of brackets) and the Cyrillic and Greek letters that
-/// look Latin. Anything else is returned as it is.
-fn fold(c: char) -> char {
-  let cp = c as u32;
-  let letter = |i: u32| char::from(b'a' + i as u8);
-  match cp {
-    0x00..=0x7F => c.to_ascii_lowercase(),
-    0xFF01..=0xFF5E => char::from((cp - 0xFEE0) as u8).to_ascii_lowercase(),
-    0x3000 => ' ',
-    0xFE47 | 0xFE5D => '[',
-    0xFE48 | 0xFE5E => ']',
-    0x2039 | 0x2329 | 0x3008 | 0x27E8 | 0xFE64 | 0x276E => '<',
-    0x203A | 0x232A | 0x3009 | 0x27E9 | 0xFE65 | 0x276F => '>',
-    0x2215 | 0x2044 | 0x29F8 => '/',
-    0x1D400..=0x1D6A3 => letter((cp - 0x1D400) % 52 % 26),
-    0x1D6A4 => 'i',
-    0x1D6A5 => 'j',
-    0x1D7CE..=0x1D7FF => char::from(b'0' + ((cp - 0x1D7CE) % 10) as u8),
-    0x24B6..=0x24CF => letter(cp - 0x24B6),
-    0x24D0..=0x24E9 => letter(cp - 0x24D0),
-    0x1F130..=0x1F149 => letter(cp - 0x1F130),
-    0x1F150..=0x1F169 => letter(cp - 0x1F150),
-    0x1F170..=0x1F189 => letter(cp - 0x1F170),
-    0x1F1E6..=0x1F1FF => letter(cp - 0x1F1E6),
-    0x0131 | 0x0130 => 'i',
-    0x017F => 's',
-    0x212A => 'k',
-    _ => look_alike(c),
-  }
-}
-
-/// Cyrillic and Greek letters drawn like Latin ones.
-fn look_alike(c: char) -> char {
-  match c {
-    'а' | 'А' | 'α' | 'Α' => 'a',
-    'В' | 'Β' => 'b',
-    'с' | 'С' => 'c',
-    'ԁ' => 'd',
-    'е' | 'Е' | 'Ε' => 'e',
-    'һ' | 'Н' | 'Η' => 'h',
-    'і' | 'І' | 'ι' | 'Ι' | 'ӏ' => 'i',
-    'ј' | 'Ј' => 'j',
-    'К' | 'Κ' => 'k',
-    'М' | 'Μ' => 'm',
-    'Ν' => 'n',
-    'о' | 'О' | 'ο' | 'Ο' => 'o',
-    'р' | 'Р' | 'Ρ' => 'p',
-    'ѕ' | 'Ѕ' => 's',
-    'Т' | 'Τ' => 't',
-    'у' | 'Υ' => 'y',
-    'х' | 'Х' | 'Χ' => 'x',
-    'Ζ' => 'z',
-    'ν' => 'v',
-    c => c,
   }
 }
 
