@@ -272,6 +272,38 @@ export interface SubagentContext {
   clarifications: readonly string[]
 }
 
+/**
+ * Which of a context's material its siblings get too (a batch finds it; see
+ * `spawnParallel`). Lists are matched by value, files by path, and the shared part
+ * lists them in this order, so siblings whose own lists are ordered differently
+ * still render the same bytes.
+ */
+export interface SharedMaterial {
+  /** The architecture is the same for every sibling. @default true */
+  architecture?: boolean
+  /** The instructions are the same for every sibling. @default true */
+  instructions?: boolean
+  /** Paths of the files every sibling gets with the same content; the others are the task's own. @default [] */
+  files?: string[]
+  /** Constraints every sibling gets. @default [] */
+  constraints?: string[]
+  /** Clarifications every sibling gets. @default [] */
+  clarifications?: string[]
+}
+
+export interface RenderPromptOptions {
+  /**
+   * `'cache'`: what siblings share (architecture, instructions, constraints, shared
+   * files, shared clarifications) first, byte-identical across them, so a provider's
+   * prompt cache serves it; then the task, its own material, the relevant context and
+   * the notes. `'adr'`: the seed ADR's order, the task first.
+   * @default 'cache'
+   */
+  order?: 'cache' | 'adr'
+  /** What siblings share. Default: all of the context's architecture, instructions, constraints, files and clarifications. */
+  shared?: SharedMaterial
+}
+
 export interface IsolateOptions {
   /** Encoding of the token metrics and of `maxContextTokens`. @default 'o200k_base' */
   encoding?: Encoding
@@ -515,6 +547,12 @@ export interface NativeIsolation {
   durationMs: number
 }
 
+/** The prompt's two parts (`shared + task` is the whole prompt). */
+export interface NativePromptParts {
+  shared: string
+  task: string
+}
+
 /**
  * What the native call returns: the ranges of the input to keep, in JavaScript
  * string indices, so that the package entry builds the result by slicing the input
@@ -566,7 +604,10 @@ export interface RelevanceHit {
  * The subagent's prompt for `context` (see DESIGN.md, "Prompt"); each of its strings
  * is sanitized again with the default markers, so a hand-built context is safe too.
  */
-export declare function renderPrompt(context: SubagentContext): string
+export declare function renderPrompt(context: SubagentContext, options?: RenderPromptOptions | undefined | null): string
+
+/** `renderPrompt` in two parts: what siblings share (empty in the ADR order) and the task's own. */
+export declare function renderPromptParts(context: SubagentContext, options?: RenderPromptOptions | undefined | null): NativePromptParts
 
 /**
  * `text` without internal markers and what they mark: the defaults (`[INTERNAL]`,

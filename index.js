@@ -852,5 +852,6 @@ module.exports.prepareThreadAsync = nativeBinding.prepareThreadAsync
 module.exports.rankByRelevance = nativeBinding.rankByRelevance
 module.exports.rankByRelevanceAsync = nativeBinding.rankByRelevanceAsync
 module.exports.renderPrompt = nativeBinding.renderPrompt
+module.exports.renderPromptParts = nativeBinding.renderPromptParts
 module.exports.sanitize = nativeBinding.sanitize
 module.exports.sanitizeAsync = nativeBinding.sanitizeAsync

@@ -80,11 +80,20 @@ describe('renderPrompt (seed ADR tests)', () => {
     expect(prompt).not.toMatch(/INTERNAL|unhappy|Billing|German/)
   })
 
-  it('has the sections in the ADR order', () => {
+  it("has the sections in the ADR order with `order: 'adr'`", () => {
+    const adr = renderPrompt(isolatedContext, { order: 'adr' })
     const order = ['## Your Task', '## Instructions', '## File Contents', '## Constraints', '## Clarifications', '## Relevant Context', '## Notes']
+    const at = order.map((h) => adr.indexOf(h))
+    expect(at.every((i) => i >= 0)).toBe(true)
+    expect([...at].sort((a, b) => a - b)).toEqual(at)
+  })
+
+  it('puts what siblings share first by default, then the task and its own part', () => {
+    const order = ['## Instructions', '## Constraints', '## File Contents', '## Clarifications', '## Your Task', '## Relevant Context', '## Notes']
     const at = order.map((h) => prompt.indexOf(h))
     expect(at.every((i) => i >= 0)).toBe(true)
     expect([...at].sort((a, b) => a - b)).toEqual(at)
+    expect(prompt.slice(0, prompt.indexOf('## Your Task'))).not.toContain('A.9.1.3')
   })
 })
 

@@ -39,3 +39,14 @@ export { spawnParallel, type ParallelMetrics, type ParallelResult, type SpawnPar
 export * from './contract.js'
 export * from './manager.js'
 export * from './filter.js'
+export {
+  aiSdkPromptWithCacheHints,
+  anthropicPromptBlocks,
+  commonPromptPrefix,
+  MIN_CACHEABLE_TOKENS,
+  type BatchCacheMetrics,
+  type CacheHintInput,
+  type PromptCacheInfo,
+  type PromptCacheOptions,
+  type PromptOrder,
+} from './prompt-cache.js'

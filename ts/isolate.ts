@@ -12,6 +12,7 @@ import type {
   MarkerRule,
   PrepareThreadAsyncOptions,
   PrepareThreadOptions,
+  RenderPromptOptions,
   SubagentConfig,
   SubagentContext,
 } from '../index.js'
@@ -25,9 +26,19 @@ export type {
   MarkerRule,
   PrepareThreadAsyncOptions,
   PrepareThreadOptions,
+  RenderPromptOptions,
+  SharedMaterial,
   SubagentConfig,
   SubagentContext,
 } from '../index.js'
+
+/** A prompt in two parts (`renderPromptParts`): `shared + task` is the whole prompt. */
+export interface PromptParts {
+  /** What siblings given the same material share, byte for byte; empty in the ADR order. */
+  shared: string
+  /** The task, its own material, the relevant context and the notes. */
+  task: string
+}
 
 const CONTEXT_FIELDS = ['originalQuery', 'relevantContext', 'userId', 'instructions'] as const
 const ARCHITECTURE_FIELDS = [
@@ -316,11 +327,26 @@ export function createIsolatedContextAsync(
 /**
  * The subagent's prompt: its task (id and full text), architectural context, file
  * contents, constraints, clarifications, relevant context and short working notes.
- * It never mentions other tasks. Only the allowed fields of `context` are read, and
- * each string is sanitized again.
+ * By default (`order: 'cache'`) what siblings share comes first, byte-identical across
+ * them, and the task and its own material follow; `order: 'adr'` keeps the seed ADR's
+ * order. It never mentions other tasks. Only the allowed fields of `context` are read,
+ * and each string is sanitized again.
  */
-export function renderPrompt(context: SubagentContext): string {
-  const r = new Reader('renderPrompt', 'context')
+export function renderPrompt(context: SubagentContext, options?: RenderPromptOptions | null): string {
+  return native.renderPrompt(readContext('renderPrompt', context) as never, options)
+}
+
+/**
+ * `renderPrompt` in two parts: `shared` (what siblings given the same material share,
+ * empty in the ADR order) and `task`; `shared + task` is the prompt.
+ */
+export function renderPromptParts(context: SubagentContext, options?: RenderPromptOptions | null): PromptParts {
+  const { shared, task } = native.renderPromptParts(readContext('renderPromptParts', context) as never, options)
+  return { shared, task }
+}
+
+function readContext(fn: string, context: SubagentContext): Plain {
+  const r = new Reader(fn, 'context')
   const c = r.fields(context, 'context', CONTEXT_OBJECT_FIELDS)
   const plain: Plain = {
     task: r.string(c.task, 'context.task'),
@@ -331,5 +357,5 @@ export function renderPrompt(context: SubagentContext): string {
     clarifications: r.strings(c.clarifications, 'context.clarifications'),
   }
   for (const key of CONTEXT_FIELDS) plain[key] = r.optionalString(c[key], `context.${key}`)
-  return native.renderPrompt(plain as never)
+  return plain
 }

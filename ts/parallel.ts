@@ -17,6 +17,7 @@ import {
   spawnChecked,
   type SubagentOutcome,
 } from './spawn.js'
+import { type BatchCacheMetrics, batchCacheMetrics, PromptBatch } from './prompt-cache.js'
 
 export interface SpawnParallelOptions extends SpawnOptions {
   /** Subagents running at once (isolation, `run` and filtering). @default 4 */
@@ -32,8 +33,8 @@ export interface SpawnParallelOptions extends SpawnOptions {
   onOutcome?: (outcome: SubagentOutcome, index: number) => void
 }
 
-/** Totals over a batch. */
-export interface ParallelMetrics {
+/** Totals over a batch (with its prompt-cache figures). */
+export interface ParallelMetrics extends BatchCacheMetrics {
   spawned: number
   succeeded: number
   failed: number
@@ -124,8 +125,9 @@ export async function runBatch(
   if (outer?.aborted) batch.abort(outer.reason)
   else outer?.addEventListener('abort', onOuterAbort, { once: true })
   const thread = configs.length > 1 ? await prepared(checked, batch.signal) : checked.thread
-  const inner: CheckedSpawnOptions = { ...checked, thread, signal: batch.signal }
-  const optionsOf = (i: number): CheckedSpawnOptions => (optionsFor ? { ...optionsFor(i), thread, signal: batch.signal } : inner)
+  const prompts = new PromptBatch(configs, heads, checked.prompt) // the shared part, rendered once
+  const inner: CheckedSpawnOptions = { ...checked, thread, signal: batch.signal, prompts }
+  const optionsOf = (i: number): CheckedSpawnOptions => (optionsFor ? { ...optionsFor(i), thread, signal: batch.signal, prompts } : inner)
 
   const outcomes: SubagentOutcome[] = new Array(configs.length)
   let next = 0
@@ -178,6 +180,7 @@ export async function runBatch(
     inheritedTokensWithoutIsolation: 0,
     durationMs: performance.now() - started,
     overheadMs: 0,
+    ...batchCacheMetrics(outcomes),
   }
   for (const [i, outcome] of outcomes.entries()) {
     const m = outcome.metrics

@@ -8,12 +8,13 @@ import { createHash } from 'node:crypto'
 
 import * as native from '../index.js'
 import type { Encoding, SubagentConfig, SubagentContext } from '../index.js'
-import { createIsolatedContextAsync, type ParentThread, PreparedThread, renderPrompt } from './isolate.js'
+import { createIsolatedContextAsync, type ParentThread, PreparedThread } from './isolate.js'
 import { parseCompletionSummary, type SubtaskLedger } from './ledger.js'
 import { type AnyMessage, toNativeMessages } from './messages.js'
 import { describe } from './ledger-store.js'
 import { sanitize } from './sanitize.js'
 import { type Citation, filterSubagentResult } from './filter.js'
+import { type CheckedPromptOptions, checkPromptOptions, type PromptCacheInfo, type PromptCacheOptions, type PromptRenderer, singlePrompt } from './prompt-cache.js'
 
 /** What the package enforces around a subagent's run, and hands to `run` as well. */
 export interface SpawnLimits {
@@ -59,6 +60,8 @@ export interface SubagentRunInput {
   readonly signal: AbortSignal
   /** The limits in force (`timeoutMs` always set). */
   readonly limits: Readonly<SpawnLimits & { timeoutMs: number }>
+  /** The prompt's shared part, its cache key and `responseStarted()` (see `aiSdkPromptWithCacheHints`). */
+  readonly cache: PromptCacheInfo
   /** Call once per model call or tool step: returns the step's number; past `limits.maxIterations` it aborts `signal` and throws. */
   iteration(): number
 }
@@ -121,6 +124,8 @@ export interface SpawnMetrics {
   ledgerTokens: number
   /** Tokens of the prompt `run` got. */
   promptTokens: number
+  /** Tokens at the prompt's start that are its batch's shared part (alone: its own shared part), byte for byte: what a provider's cache can serve it. */
+  sharedPrefixTokens: number
   /** Tokens of the result as the subagent returned it (messages: `countMessageTokens` of them all). */
   rawResultTokens: number
   /** Tokens of the filtered result: what flows back to the parent. */
@@ -190,6 +195,8 @@ export interface SpawnOptions {
   encoding?: Encoding
   /** How the result is filtered. */
   result?: { minRelevance?: number; keepCitations?: boolean }
+  /** How the prompt is rendered: its order, and (in a batch) whether one sibling starts first. */
+  prompt?: PromptCacheOptions
 }
 
 export const DEFAULT_TIMEOUT_MS = 300_000
@@ -238,6 +245,9 @@ export interface CheckedSpawnOptions {
   encoding: Encoding | undefined
   minRelevance: number | undefined
   keepCitations: boolean | undefined
+  prompt: CheckedPromptOptions
+  /** The batch's renderer, when the spawn is one of a batch. */
+  prompts?: PromptRenderer
 }
 
 export function checkOptions(fn: string, options: unknown, prefix = 'options'): CheckedSpawnOptions {
@@ -291,6 +301,7 @@ export function checkOptions(fn: string, options: unknown, prefix = 'options'): 
     encoding: (o.encoding ?? undefined) as Encoding | undefined,
     minRelevance: (minRelevance ?? undefined) as number | undefined,
     keepCitations: (keepCitations ?? undefined) as boolean | undefined,
+    prompt: checkPromptOptions(fn, o.prompt, `${prefix}.prompt`),
   }
 }
 
@@ -458,6 +469,7 @@ const zeroMetrics = (): SpawnMetrics => ({
   markersRemoved: 0,
   ledgerTokens: 0,
   promptTokens: 0,
+  sharedPrefixTokens: 0,
   rawResultTokens: 0,
   filteredResultTokens: 0,
   resultReductionRatio: 0,
@@ -607,7 +619,9 @@ export async function spawnChecked(
       const joined = context.relevantContext ? `${context.relevantContext}\n\n${ledgerText}` : ledgerText
       context = Object.freeze({ ...context, relevantContext: fitLedger(joined, context.relevantContext, cap, o.encoding) })
     }
-    const prompt = renderPrompt(context)
+    const rendered = (o.prompts ?? singlePrompt(o.prompt)).render(context, o.encoding)
+    const prompt = rendered.prompt
+    metrics.sharedPrefixTokens = rendered.sharedPrefixTokens
     const count = (text: string) => native.countTokens(text, o.encoding ? { encoding: o.encoding } : undefined)
     metrics.promptTokens = count(prompt)
     if (o.limits.maxTokens !== undefined && metrics.promptTokens > o.limits.maxTokens) {
@@ -628,6 +642,7 @@ export async function spawnChecked(
       context,
       signal,
       limits,
+      cache: rendered.cache,
       iteration: () => {
         steps++
         if (o.limits.maxIterations !== undefined && steps > o.limits.maxIterations) {
@@ -638,6 +653,7 @@ export async function spawnChecked(
         return steps
       },
     })
+    await rendered.ready(controller.signal)
     runStarted = performance.now()
     const answer = await new Promise<{ value: unknown } | { error: unknown } | { aborted: true }>((resolve) => {
       let done = false
@@ -661,6 +677,7 @@ export async function spawnChecked(
           (error) => settle({ error }),
         )
     })
+    rendered.cache.responseStarted() // its run has ended: siblings held for it go on
     metrics.iterations = steps
     if ('aborted' in answer || controller.signal.aborted) return finish(abortedFailure())
     if ('error' in answer) {

@@ -1,4 +1,4 @@
-//! `createIsolatedContext`, its async form, and `renderPrompt`.
+//! `createIsolatedContext`, its async form, `renderPrompt` and `renderPromptParts`.
 //!
 //! These read plain objects: the package entry (`ts/isolate.ts`) has already copied
 //! the allowed fields out of the caller's object (each read once, own properties
@@ -316,13 +316,85 @@ pub fn prepare_thread_async(
 
 /// The subagent's prompt for `context` (see DESIGN.md, "Prompt"); each of its strings
 /// is sanitized again with the default markers, so a hand-built context is safe too.
-#[napi(catch_unwind, ts_args_type = "context: SubagentContext")]
-pub fn render_prompt(env: Env, context: Unknown) -> Result<String> {
+#[napi(
+  catch_unwind,
+  ts_args_type = "context: SubagentContext, options?: RenderPromptOptions | undefined | null"
+)]
+pub fn render_prompt(env: Env, context: Unknown, options: Option<Unknown>) -> Result<String> {
   let call = Call("renderPrompt");
   checked(&env, || {
-    let f = Fields::of(call, "context", &context)?;
-    let c = read_context(&f, Some(&f))?;
-    let (clean, _) = sanitize_context(&c, &Sanitizer::default());
-    Ok(prompt::render_prompt(&clean))
+    let (clean, options) = read_prompt(call, &context, options)?;
+    Ok(prompt::render_prompt_with(&clean, &options))
   })
+}
+
+/// The prompt's two parts (`shared + task` is the whole prompt).
+#[napi(object)]
+pub struct NativePromptParts {
+  pub shared: String,
+  pub task: String,
+}
+
+/// `renderPrompt` in two parts: what siblings share (empty in the ADR order) and the task's own.
+#[napi(
+  catch_unwind,
+  ts_args_type = "context: SubagentContext, options?: RenderPromptOptions | undefined | null"
+)]
+pub fn render_prompt_parts(
+  env: Env,
+  context: Unknown,
+  options: Option<Unknown>,
+) -> Result<NativePromptParts> {
+  let call = Call("renderPromptParts");
+  checked(&env, || {
+    let (clean, options) = read_prompt(call, &context, options)?;
+    let parts = prompt::render_parts(&clean, &options);
+    Ok(NativePromptParts {
+      shared: parts.shared,
+      task: parts.task,
+    })
+  })
+}
+
+/// The context, sanitized, and the prompt's options; the shared material's strings are
+/// sanitized the same way, so that they match the context's.
+fn read_prompt(
+  call: Call,
+  context: &Unknown,
+  options: Option<Unknown>,
+) -> Checked<(SubagentContext, prompt::PromptOptions)> {
+  let f = Fields::of(call, "context", context)?;
+  let c = read_context(&f, Some(&f))?;
+  let sanitizer = Sanitizer::default();
+  let (clean, _) = sanitize_context(&c, &sanitizer);
+  let options = call.options(options)?;
+  let order = match call.choice_option(&options, "order", &["cache", "adr"])? {
+    Some(1) => prompt::Order::Adr,
+    _ => prompt::Order::Cache,
+  };
+  let shared = match call.option(&options, "shared")? {
+    None => None,
+    Some(v) => {
+      let s = Fields::of(call, "options.shared", &v)?;
+      let clean =
+        |items: Vec<String>| -> Vec<String> { items.iter().map(|i| sanitizer.sanitize(i).text).collect() };
+      Some(prompt::SharedMaterial {
+        architecture: flag(&s, "architecture")?,
+        instructions: flag(&s, "instructions")?,
+        files: clean(s.strings("files")?),
+        constraints: clean(s.strings("constraints")?),
+        clarifications: clean(s.strings("clarifications")?),
+      })
+    }
+  };
+  Ok((clean, prompt::PromptOptions { order, shared }))
+}
+
+/// A boolean field of `options.shared`, `true` when absent.
+fn flag(f: &Fields, key: &str) -> Checked<bool> {
+  match f.get(key)? {
+    None => Ok(true),
+    Some(v) if v.get_type()? == ValueType::Boolean => Ok(unsafe { v.cast::<bool>() }?),
+    Some(v) => Err(f.call.type_error(&format!("{}.{key}", f.path), "a boolean", &v)),
+  }
 }
