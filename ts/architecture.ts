@@ -8,7 +8,7 @@ import { basename, join } from 'node:path'
 
 import * as native from '../index.js'
 import type { ArchitecturalContext as ArchitecturalContextShape } from '../index.js'
-import { describe } from './ledger-store.js'
+import { describe } from './args.js'
 
 /** The seed ADR's architectural context (see `ArchitecturalContext.fromProject`). */
 export type ArchitecturalContext = ArchitecturalContextShape

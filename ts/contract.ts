@@ -5,7 +5,7 @@
 // whether execution may go ahead (`shouldProceed`) and, when not, why
 // (`blockingReason`); execution runs only when it may.
 import type { ArchitecturalContext, SubagentConfig } from '../index.js'
-import { describe } from './ledger-store.js'
+import { describe, fail } from './args.js'
 import { runBatch } from './parallel.js'
 import type { Citation } from './filter.js'
 import {
@@ -118,31 +118,27 @@ const KNOWN_INPUTS = [
 ] as const
 const CONTEXT_INPUTS = ['originalQuery', 'relevantContext', 'instructions', 'userId'] as const
 
-function typeError(fn: string, path: string, expected: string, value: unknown): never {
-  throw Object.assign(new TypeError(`${fn}: \`${path}\` must be ${expected}, got ${describe(value)}`), { code: 'ERR_INVALID_ARG_TYPE' })
-}
-
 /** The contract checked and copied (frozen), and the SubagentConfig it stands for. */
 function readContract(fn: string, contract: unknown, path: string): { contract: Readonly<SubAgentContract>; config: SubagentConfig } {
-  if (typeof contract !== 'object' || contract === null || Array.isArray(contract)) typeError(fn, path, 'a SubAgentContract object', contract)
+  if (typeof contract !== 'object' || contract === null || Array.isArray(contract)) fail(fn, path, 'a SubAgentContract object', contract)
   const c = contract as Record<string, unknown>
   for (const key of ['contractId', 'agentType', 'task'] as const) {
-    if (typeof c[key] !== 'string' || (c[key] as string).trim() === '') typeError(fn, `${path}.${key}`, 'a non-empty string', c[key])
+    if (typeof c[key] !== 'string' || (c[key] as string).trim() === '') fail(fn, `${path}.${key}`, 'a non-empty string', c[key])
   }
-  if (typeof c.limits !== 'object' || c.limits === null) typeError(fn, `${path}.limits`, 'an object { maxIterations, maxTokens, timeoutMs }', c.limits)
+  if (typeof c.limits !== 'object' || c.limits === null) fail(fn, `${path}.limits`, 'an object { maxIterations, maxTokens, timeoutMs }', c.limits)
   const l = c.limits as Record<string, unknown>
   const limits = { maxIterations: l.maxIterations, maxTokens: l.maxTokens, timeoutMs: l.timeoutMs }
   for (const [key, value] of Object.entries(limits)) {
     const max = key === 'timeoutMs' ? 2_147_483_647 : Number.MAX_SAFE_INTEGER
     const expected = `a whole number from 1 to ${max.toLocaleString('en-US')} or Infinity`
-    if (typeof value !== 'number') typeError(fn, `${path}.limits.${key}`, expected, value)
+    if (typeof value !== 'number') fail(fn, `${path}.limits.${key}`, expected, value)
     if (value !== Infinity && (!Number.isInteger(value) || value < 1 || value > max)) {
       throw Object.assign(new RangeError(`${fn}: \`${path}.limits.${key}\` must be ${expected}, got ${value}`), { code: 'ERR_OUT_OF_RANGE' })
     }
   }
-  if (c.expectedOutput !== undefined && typeof c.expectedOutput !== 'string') typeError(fn, `${path}.expectedOutput`, 'a string', c.expectedOutput)
+  if (c.expectedOutput !== undefined && typeof c.expectedOutput !== 'string') fail(fn, `${path}.expectedOutput`, 'a string', c.expectedOutput)
   const inputs = c.inputs ?? {}
-  if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) typeError(fn, `${path}.inputs`, 'an object', inputs)
+  if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) fail(fn, `${path}.inputs`, 'an object', inputs)
   const given = inputs as Record<string, unknown>
 
   const extra: string[] = []
@@ -208,8 +204,8 @@ function checked(fn: string, options: unknown, run: unknown, contract: Readonly<
 export async function executeIsolatedSubAgent(contract: SubAgentContract, options: ContractOptions): Promise<SubAgentResult> {
   const fn = 'executeIsolatedSubAgent'
   const { contract: c, config } = readContract(fn, contract, 'contract')
-  if (typeof options !== 'object' || options === null) typeError(fn, 'options', 'an object with a `run` function', options)
-  if (typeof options.run !== 'function') typeError(fn, 'options.run', 'a function', options.run)
+  if (typeof options !== 'object' || options === null) fail(fn, 'options', 'an object with a `run` function', options)
+  if (typeof options.run !== 'function') fail(fn, 'options.run', 'a function', options.run)
   const userRun = options.run
   const o = checked(fn, options, (input: SubagentRunInput) => userRun(Object.freeze({ ...input, contract: c })), c)
   return toResult(c, await spawnChecked(fn, config, { task: c.task, taskId: c.contractId }, o))
@@ -225,7 +221,7 @@ export async function executeParallelIsolated(
   options: ContractOptions & { concurrency?: number },
 ): Promise<{ results: SubAgentResult[]; metrics: import('./parallel.js').ParallelMetrics }> {
   const fn = 'executeParallelIsolated'
-  if (!Array.isArray(contracts)) typeError(fn, 'contracts', 'an array of SubAgentContract', contracts)
+  if (!Array.isArray(contracts)) fail(fn, 'contracts', 'an array of SubAgentContract', contracts)
   const read = contracts.map((c, i) => readContract(fn, c, `contracts[${i}]`))
   const ids = new Set<string>()
   read.forEach(({ contract }, i) => {
@@ -234,8 +230,8 @@ export async function executeParallelIsolated(
     }
     ids.add(contract.contractId)
   })
-  if (typeof options !== 'object' || options === null) typeError(fn, 'options', 'an object with a `run` function', options)
-  if (typeof options.run !== 'function') typeError(fn, 'options.run', 'a function', options.run)
+  if (typeof options !== 'object' || options === null) fail(fn, 'options', 'an object with a `run` function', options)
+  if (typeof options.run !== 'function') fail(fn, 'options.run', 'a function', options.run)
   const concurrency = options.concurrency ?? 4
   if (concurrency !== Infinity && (!Number.isInteger(concurrency) || concurrency < 1)) {
     throw Object.assign(new RangeError(`${fn}: \`options.concurrency\` must be a whole number ≥ 1 or Infinity, got ${String(concurrency)}`), {
@@ -268,9 +264,9 @@ export async function executeParallelIsolated(
 export async function executeTwoPhase(contract: SubAgentContract, options: TwoPhaseOptions): Promise<TwoPhaseResult> {
   const fn = 'executeTwoPhase'
   const { contract: c, config } = readContract(fn, contract, 'contract')
-  if (typeof options !== 'object' || options === null) typeError(fn, 'options', 'an object with `reason` and `execute` functions', options)
-  if (typeof options.reason !== 'function') typeError(fn, 'options.reason', 'a function', options.reason)
-  if (typeof options.execute !== 'function') typeError(fn, 'options.execute', 'a function', options.execute)
+  if (typeof options !== 'object' || options === null) fail(fn, 'options', 'an object with `reason` and `execute` functions', options)
+  if (typeof options.reason !== 'function') fail(fn, 'options.reason', 'a function', options.reason)
+  if (typeof options.execute !== 'function') fail(fn, 'options.execute', 'a function', options.execute)
   const { reason, execute } = options
   let plan: Readonly<SubAgentPlan> | undefined
   let phase: TwoPhaseResult['phase'] = 'reasoning'

@@ -1,5 +1,6 @@
 // Where a subtask ledger lives: a directory (`ledger.json` and a human-editable `NOTES.md`,
 // each replaced atomically) or memory.
+import { describe } from './args.js'
 import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs'
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
@@ -378,23 +379,5 @@ export class MemoryLedgerStore implements LedgerStore {
 
   async save(state: LedgerState): Promise<void> {
     this.#state = structuredClone(state)
-  }
-}
-
-/** What a value is, for error messages. */
-export function describe(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  switch (typeof value) {
-    case 'undefined':
-      return 'undefined'
-    case 'string':
-      return 'a string'
-    case 'number':
-      return `the number ${value}`
-    case 'object':
-      return 'an object'
-    default:
-      return `a ${typeof value}`
   }
 }

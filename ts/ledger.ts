@@ -3,6 +3,7 @@
 // relevance engine (`RelevanceIndex`: the terms and BM25 of extraction); notes are
 // markdown sections; the backpack is a small set of items every subtask gets, bounded in
 // exact tokens. `contextFor` renders what the next subtask should see.
+import { describe } from './args.js'
 import * as native from '../index.js'
 import {
   ARTIFACT_TYPES,
@@ -10,7 +11,6 @@ import {
   type ArtifactType,
   type BackpackItem,
   type CompletionSummary,
-  describe,
   type LedgerState,
   type LedgerStore,
   MemoryLedgerStore,

@@ -12,7 +12,7 @@ import type { IsolationResult, SubagentConfig } from '../index.js'
 import { ArchitecturalContext } from './architecture.js'
 import type { FromProjectOptions } from './architecture.js'
 import { createIsolatedContext, renderPrompt } from './isolate.js'
-import { describe } from './ledger-store.js'
+import { describe } from './args.js'
 
 export interface ContextIsolationManagerOptions {
   /** The project root: files are read from inside it only. */

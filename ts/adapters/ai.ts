@@ -2,6 +2,7 @@
 // The parent model calls the tool with a task; `execute` isolates the subagent's context
 // from the parent's own `messages` (the ones the SDK passes every tool), passes the abort
 // signal on, and spawns; `toModelOutput` gives the parent only the filtered outcome.
+import { fail } from '../args.js'
 import { jsonSchema, type FlexibleSchema, type ModelMessage, type Tool } from 'ai'
 
 import type { SubagentConfig } from '../../index.js'
@@ -39,25 +40,19 @@ const TASK_SCHEMA = jsonSchema<SubagentTaskInput>({
   additionalProperties: false,
 })
 
-function fail(parameter: string, expected: string, value: unknown): never {
-  throw Object.assign(new TypeError(`subagentTool: \`${parameter}\` must be ${expected}, got ${value === null ? 'null' : typeof value}`), {
-    code: 'ERR_INVALID_ARG_TYPE',
-  })
-}
-
 /** An AI SDK tool that spawns an isolated subagent per call and returns its filtered outcome. */
 export function subagentTool<INPUT = SubagentTaskInput>(options: SubagentToolOptions<INPUT>): Tool<INPUT, SubagentOutcome> {
-  if (typeof options !== 'object' || options === null) fail('options', 'an object', options)
+  if (typeof options !== 'object' || options === null) fail('subagentTool', 'options', 'an object', options)
   const { description, inputSchema, config, run, agent, ...spawn } = options
-  if (typeof description !== 'string') fail('options.description', 'a string', description)
-  if (config !== undefined && typeof config !== 'function') fail('options.config', 'a function', config)
+  if (typeof description !== 'string') fail('subagentTool', 'options.description', 'a string', description)
+  if (config !== undefined && typeof config !== 'function') fail('subagentTool', 'options.config', 'a function', config)
   const runner: SpawnOptions['run'] | undefined =
     typeof run === 'function'
       ? run
       : agent && typeof agent.generate === 'function'
         ? ({ prompt, signal }: SubagentRunInput) => agent.generate({ prompt, abortSignal: signal })
         : undefined
-  if (runner === undefined) fail('options.run', 'a function (or `options.agent` an agent with `generate`)', run ?? agent)
+  if (runner === undefined) fail('subagentTool', 'options.run', 'a function (or `options.agent` an agent with `generate`)', run ?? agent)
   const toConfig = config ?? ((input: INPUT) => ({ task: (input as SubagentTaskInput).task }))
   // The object `tool()` would return as it is (`tool` only infers types).
   const subagent: Tool<INPUT, SubagentOutcome> = {

@@ -9,6 +9,7 @@ import { RunnableLambda, type RunnableConfig } from '@langchain/core/runnables'
 import { tool, type ToolRuntime } from '@langchain/core/tools'
 
 import type { SubagentConfig } from '../../index.js'
+import { fail } from '../args.js'
 import { filterSubagentResult } from '../filter.js'
 import { createIsolatedContextAsync, renderPrompt } from '../isolate.js'
 import type { AnyMessage } from '../messages.js'
@@ -35,12 +36,6 @@ export interface MessagesAgent {
 const FORK_PREAMBLE = /^\[The messages above are a prior conversation[\s\S]*?\]\n\n/
 
 const EMPTY_RESULT = 'subagent failed (empty-result): the subagent answered with no readable text'
-
-function fail(fn: string, parameter: string, expected: string, value: unknown): never {
-  throw Object.assign(new TypeError(`${fn}: \`${parameter}\` must be ${expected}, got ${value === null ? 'null' : typeof value}`), {
-    code: 'ERR_INVALID_ARG_TYPE',
-  })
-}
 
 /** A message's text (string content, or its text blocks). */
 function textOf(message: BaseMessage | undefined): string {

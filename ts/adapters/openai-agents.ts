@@ -6,6 +6,7 @@
 import type { Agent, AgentInputItem, HandoffInputData, RunItem } from '@openai/agents'
 
 import type { SubagentConfig } from '../../index.js'
+import { fail } from '../args.js'
 import { filterSubagentResult } from '../filter.js'
 import { createIsolatedContextAsync, renderPrompt } from '../isolate.js'
 import type { AnyMessage } from '../messages.js'
@@ -18,12 +19,6 @@ export interface IsolatingInputFilterOptions {
   siblingTasks?: readonly string[]
   /** A cap on the history's exact tokens (as `extractRelevantContext`'s `maxTokens`). */
   maxTokens?: number
-}
-
-function fail(fn: string, parameter: string, expected: string, value: unknown): never {
-  throw Object.assign(new TypeError(`${fn}: \`${parameter}\` must be ${expected}, got ${value === null ? 'null' : typeof value}`), {
-    code: 'ERR_INVALID_ARG_TYPE',
-  })
 }
 
 /** The text of an item's content, or `''`. */
