@@ -15,6 +15,7 @@ import {
   type LedgerStore,
   MemoryLedgerStore,
 } from './ledger-store.js'
+import { GROUP_SEPARATOR, GROUPS, ITEM_SEPARATOR, renderArtifact, renderBackpackItem, renderNoteSection, renderSummary } from './ledger-render.js'
 import { hasSectionHeading, type NoteSection, parseNotes, renderNotes, trimLines } from './ledger-notes.js'
 
 export type { NoteSection } from './ledger-notes.js'
@@ -32,6 +33,11 @@ export const DEFAULT_MIN_SCORE = 0.1
 export const RELATIVE_SCORE = 0.4
 /** How many recent summaries `relevantSummaries` falls back to when none bears on the task. */
 export const FALLBACK_SUMMARIES = 2
+/** `contextFor`'s summaries: the best 3 of the last 10 (the seed story's numbers). */
+export const DEFAULT_MAX_SUMMARIES = 3
+export const DEFAULT_SUMMARY_WINDOW = 10
+/** `contextFor`'s artifacts: the 5 that bear most on the task, a handful of facts beside the summaries. */
+export const DEFAULT_MAX_ARTIFACTS = 5
 
 /**
  * The request to put to a subagent as it finishes, so that its answer can go to
@@ -258,34 +264,6 @@ interface Entry<T> {
   tokens?: number
 }
 
-const GROUPS = ['### Notes', '### Earlier subtasks', '### Artifacts', '### Backpack'] as const
-/** Items of a group are separated by a blank line (sections) or a newline (list items). */
-const ITEM_SEPARATOR = ['\n\n', '\n\n', '\n', '\n'] as const
-const GROUP_SEPARATOR = '\n\n'
-
-const indent = (s: string) => s.replace(/\n/g, '\n  ')
-
-function headline(description: string): string {
-  const first = description.trim().split('\n', 1)[0]!.trim()
-  return first.length > 160 ? `${first.slice(0, 159).trimEnd()}…` : first
-}
-
-function renderSummary(s: CompletionSummary): string {
-  const lines = [`#### ${s.subtaskId}: ${headline(s.description)}`, '', s.summary.trim()]
-  for (const [label, list] of [
-    ['Findings', s.findings],
-    ['Decisions', s.decisions],
-    ['Resources', s.resources],
-  ] as const) {
-    if (list.length > 0) lines.push(`${label}:`, ...list.map((x) => `- ${indent(x.trim())}`))
-  }
-  return lines.join('\n')
-}
-
-const renderArtifact = (a: Artifact) => `- ${a.type} (${a.subtaskId}): ${indent(a.content.trim())}`
-const renderBackpackItem = (b: BackpackItem) => `- ${indent(b.content.trim())}`
-const renderNoteSection = (n: NoteSection) => (n.section === '' ? n.content : `#### ${n.section}\n\n${n.content}`.trimEnd())
-
 function counted<T>(entry: Entry<T>, render: (item: T) => string): { piece: string; tokens: number } {
   if (entry.piece === undefined) {
     entry.piece = render(entry.item)
@@ -440,7 +418,7 @@ export class SubtaskLedger {
     text(m, 'description', description)
     const o = object(m, 'options', options, true)
     const max = count(m, 'options.max', o.max, 3)
-    const window = count(m, 'options.window', o.window, 10)
+    const window = count(m, 'options.window', o.window, DEFAULT_SUMMARY_WINDOW)
     const minScore = fraction(m, 'options.minScore', o.minScore, DEFAULT_MIN_SCORE)
     return this.#relevantSummaries(description, max, window, minScore, true)
   }
@@ -628,9 +606,9 @@ export class SubtaskLedger {
     text(m, 'subtaskDescription', subtaskDescription)
     const o = object(m, 'options', options, true)
     const maxTokens = count(m, 'options.maxTokens', o.maxTokens, Infinity)
-    const maxSummaries = count(m, 'options.maxSummaries', o.maxSummaries, 3)
-    const window = count(m, 'options.window', o.window, 10)
-    const maxArtifacts = count(m, 'options.maxArtifacts', o.maxArtifacts, 5)
+    const maxSummaries = count(m, 'options.maxSummaries', o.maxSummaries, DEFAULT_MAX_SUMMARIES)
+    const window = count(m, 'options.window', o.window, DEFAULT_SUMMARY_WINDOW)
+    const maxArtifacts = count(m, 'options.maxArtifacts', o.maxArtifacts, DEFAULT_MAX_ARTIFACTS)
     const minScore = fraction(m, 'options.minScore', o.minScore, DEFAULT_MIN_SCORE)
     this.#syncNotes()
 
