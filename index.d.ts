@@ -351,6 +351,12 @@ export interface FilterOptions {
   minRelevance?: number
   /** Keep the definitions of the citations kept text uses (`[1]: https://…`). @default true */
   keepCitations?: boolean
+  /**
+   * A result that fits `maxTokens` (or, without it, is short) still loses the paragraphs
+   * clearly off the task: those that share no term with the task nor with any paragraph
+   * that does, nor a word about the work's checks (`tests`, `build`). @default true
+   */
+  focus?: boolean
 }
 
 export interface FilterAsyncOptions extends FilterOptions {

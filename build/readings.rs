@@ -79,7 +79,12 @@ impl Data {
   /// The letters an ASCII letter or digit reads as: itself, case-folded, and those that
   /// share its skeleton in either case (`I` reads as `i`, `l` and `1`).
   fn ascii(&self, c: char) -> u64 {
-    bit(c.to_ascii_lowercase()) | self.prototypes.get(&skeleton_of(&c.to_string())).copied().unwrap_or(0)
+    bit(c.to_ascii_lowercase())
+      | self
+        .prototypes
+        .get(&skeleton_of(&c.to_string()))
+        .copied()
+        .unwrap_or(0)
   }
 
   /// How a character that is not ASCII reads, if as anything of a marker's.
@@ -104,7 +109,9 @@ impl Data {
     }
     let count = skeleton.chars().count();
     if (1..=MAX_LETTERS).contains(&count) && skeleton.chars().all(|c| c.is_ascii_alphanumeric()) {
-      return Some(Reading::Letters(skeleton.chars().map(|c| self.ascii(c)).collect()));
+      return Some(Reading::Letters(
+        skeleton.chars().map(|c| self.ascii(c)).collect(),
+      ));
     }
     None
   }
@@ -183,7 +190,12 @@ pub fn write(out: &Path) {
   let ascii: Vec<u64> = (0..128u8).map(|b| data.ascii(b as char)).collect();
   let separators: String = (0..128u8)
     .map(char::from)
-    .filter(|c| data.punctuation.get(&skeleton_of(&c.to_string())).is_some_and(|p| SEPARATORS.contains(*p)))
+    .filter(|c| {
+      data
+        .punctuation
+        .get(&skeleton_of(&c.to_string()))
+        .is_some_and(|p| SEPARATORS.contains(*p))
+    })
     .collect();
 
   let mut src = String::from(
@@ -195,10 +207,21 @@ pub fn write(out: &Path) {
      pub const SEPARATORS: &str = {separators:?};\n"
   );
   src += "/// The letters each ASCII character reads as (0: not a letter).\npub static ASCII_LETTERS: [u64; 128] = [";
-  src += &ascii.iter().map(|m| format!("{m:#x}")).collect::<Vec<_>>().join(", ");
+  src += &ascii
+    .iter()
+    .map(|m| format!("{m:#x}"))
+    .collect::<Vec<_>>()
+    .join(", ");
   src += "];\n";
-  src += &format!("/// Letter masks of `READS`' letter readings.\npub static LETTERS: [u64; {}] = [", pool.len());
-  src += &pool.iter().map(|m| format!("{m:#x}")).collect::<Vec<_>>().join(", ");
+  src += &format!(
+    "/// Letter masks of `READS`' letter readings.\npub static LETTERS: [u64; {}] = [",
+    pool.len()
+  );
+  src += &pool
+    .iter()
+    .map(|m| format!("{m:#x}"))
+    .collect::<Vec<_>>()
+    .join(", ");
   src += "];\n";
   src += &format!(
     "/// Code points above ASCII that read as a marker's punctuation (the ASCII character)\n\

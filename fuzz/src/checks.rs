@@ -552,6 +552,7 @@ pub fn filter(data: &[u8]) {
     encoding: input.encoding(),
     min_relevance: f32::from(input.byte()) / 255.0,
     keep_citations: input.bool(),
+    focus: input.bool(),
   };
   let task = input.text(12);
   let result = input.text(400);

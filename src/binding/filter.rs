@@ -75,6 +75,7 @@ fn read(
       .number_option(&o, "minRelevance", 0.0, 1.0)?
       .map_or(DEFAULT_RESULT_MIN_RELEVANCE, |v| v as f32),
     keep_citations: call.bool_option(&o, "keepCitations", true)?,
+    focus: call.bool_option(&o, "focus", true)?,
   };
   Ok((
     Request {

@@ -33,6 +33,9 @@ pub struct FilterOptions {
   pub min_relevance: f32,
   /// Keep the definitions of the citations kept text uses.
   pub keep_citations: bool,
+  /// A result that fits its budget (or is short) loses the paragraphs clearly off its
+  /// task (`Report::focus`).
+  pub focus: bool,
 }
 
 impl Default for FilterOptions {
@@ -42,6 +45,7 @@ impl Default for FilterOptions {
       encoding: Encoding::default(),
       min_relevance: DEFAULT_RESULT_MIN_RELEVANCE,
       keep_citations: true,
+      focus: true,
     }
   }
 }
@@ -130,6 +134,21 @@ pub fn filter_result(
     None => tokens <= SHORT,
   };
   let doc = Report::parse(&text);
+  // A result that fits is kept whole, but for paragraphs clearly off its task.
+  let focused = (fits && options.focus).then(|| doc.focus(&text, task)).flatten();
+  if let Some(kept) = focused {
+    let content = render_clean(&doc, &text, &kept);
+    let segments_kept = kept.iter().take(doc.segments.len()).filter(|&&k| k).count();
+    return Ok(Filtered {
+      citations: doc.cited(&text, &kept),
+      original_tokens,
+      filtered_tokens: counter.count(&content),
+      segments_kept,
+      segments_dropped: doc.segments.len() - segments_kept,
+      markers_removed,
+      content,
+    });
+  }
   if fits {
     let citations = doc.cited(&text, &vec![true; doc.segments.len()]);
     return Ok(Filtered {
@@ -373,6 +392,51 @@ Add a rate limiter in front of the login handler, as shown here:\n\n\
       "{}",
       r.content
     );
+  }
+
+  /// A short result keeps what belongs to its work and loses what is clearly off its
+  /// task: labeled examples of both kinds.
+  #[test]
+  fn a_short_result_loses_only_what_is_clearly_off_its_task() {
+    let task = "Validate emails in src/api/users.ts";
+    let summary = "createUser in src/api/users.ts now rejects invalid email addresses with a 400.";
+    let on_task = [
+      "All 14 tests pass.",
+      "The build is green.",
+      "Invalid addresses are logged once, so the users endpoint stays quiet.",
+      "Done.",
+    ];
+    let off_task = [
+      "Unrelated: the office coffee machine is broken again.",
+      "By the way, my cat knocked a plant over this morning.",
+      "Lunch today was pizza, and the weather is lovely.",
+    ];
+    for keep in on_task {
+      for drop in off_task {
+        let text = format!("{summary}\n\n{drop}\n\n{keep}");
+        let r = run(&text, task, None);
+        assert!(
+          r.content.contains(summary) && r.content.contains(keep),
+          "{keep} / {drop}: {}",
+          r.content
+        );
+        assert!(!r.content.contains(drop), "{keep} / {drop}: {}", r.content);
+        let whole = filter_result(
+          &text,
+          task,
+          &FilterOptions {
+            focus: false,
+            ..FilterOptions::default()
+          },
+          &Cancel::new(),
+        )
+        .unwrap();
+        assert_eq!(whole.content, text);
+      }
+    }
+    // Nothing bears on the task: nothing to judge by, the result stays whole.
+    let r = run("The coffee machine is broken.\n\nLunch was late.", task, None);
+    assert_eq!(r.content, "The coffee machine is broken.\n\nLunch was late.");
   }
 
   #[test]

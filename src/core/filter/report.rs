@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::citations::{
   bare_urls, definition, file_references, inline_links, join_split_markers, markers, set_aside, source_notes,
@@ -16,6 +16,32 @@ use crate::core::relevance::{scores, Index};
 use crate::core::segment::{segment, Granularity, Kind, Segment};
 use crate::core::terms::Terms;
 use crate::core::tokens::Counter;
+
+/// A paragraph is judged off the task only on this many terms of its own at least: "Done."
+/// says too little to be clearly anything.
+const MIN_OFF_TASK_TERMS: usize = 3;
+
+/// The words with which a report of work says how its checks went (`All 14 tests pass.`,
+/// `The build is green.`): a paragraph with one of them is about the work, whatever the
+/// task names. Stemmed as task terms are (`tests` is `test`).
+const WORK_TERMS: [&str; 16] = [
+  "benchmark",
+  "build",
+  "check",
+  "ci",
+  "commit",
+  "compile",
+  "error",
+  "fail",
+  "green",
+  "lint",
+  "merge",
+  "pass",
+  "run",
+  "suite",
+  "test",
+  "warning",
+];
 
 /// A citation definition: `[label]: target` on a line of its own.
 pub(super) struct Definition {
@@ -297,6 +323,51 @@ impl Report {
 
   /// The kept units in order: adjacent segments joined by the text between them,
   /// others by the elision marker.
+  /// What a short result keeps when it is focused on `task`: every unit but the
+  /// paragraphs clearly off the task, those that share no term with the task nor with
+  /// any paragraph that does (a note about the office coffee machine in a change
+  /// summary), with the definitions only what is kept cites. A closing paragraph that
+  /// names nothing of the task but shares the work's words (`All 14 tests pass.` after
+  /// "added tests for …") stays. `None` when nothing is clearly off the task, or when no
+  /// paragraph bears on the task at all (nothing to judge by).
+  pub fn focus(&self, text: &str, task: &str) -> Option<Vec<bool>> {
+    let relevance = self.scores(text, task);
+    let blocks = self.segments.last()?.block + 1;
+    let mut on_task = vec![false; blocks];
+    let mut terms: Vec<FxHashSet<String>> = vec![FxHashSet::default(); blocks];
+    for (i, s) in self.segments.iter().enumerate() {
+      on_task[s.block] |= relevance[i] > 0.0;
+      terms[s.block].extend(Terms::of_task(&text[s.start..s.end]).weights.into_keys());
+    }
+    let shared: FxHashSet<&String> = (0..blocks)
+      .filter(|&b| on_task[b])
+      .flat_map(|b| &terms[b])
+      .collect();
+    if shared.is_empty() {
+      return None;
+    }
+    let about_the_work = |t: &String| WORK_TERMS.contains(&t.as_str()) || shared.contains(t);
+    let off: Vec<bool> = (0..blocks)
+      .map(|b| !on_task[b] && terms[b].len() >= MIN_OFF_TASK_TERMS && !terms[b].iter().any(about_the_work))
+      .collect();
+    let mut kept: Vec<bool> = self
+      .segments
+      .iter()
+      .map(|s| !off[s.block] || matches!(s.kind, Kind::Heading | Kind::Code))
+      .collect();
+    if kept.iter().all(|&k| k) {
+      return None;
+    }
+    let mut cited = vec![false; self.definitions.len()];
+    for (i, c) in self.cites.iter().enumerate() {
+      if kept[i] {
+        c.iter().for_each(|&d| cited[d] = true);
+      }
+    }
+    kept.extend(cited);
+    Some(kept)
+  }
+
   pub fn render(&self, text: &str, kept: &[bool]) -> String {
     let mut out = String::new();
     let mut last: Option<usize> = None;
