@@ -8,7 +8,7 @@
 import * as native from '../index.js'
 import type { Encoding, SubagentConfig, SubagentContext } from '../index.js'
 import { createIsolatedContextAsync } from './isolate.js'
-import { parseCompletionSummary } from './ledger.js'
+import { parseCompletionSummary, type SubtaskLedger } from './ledger.js'
 import { toNativeMessages } from './messages.js'
 import { describe, whole } from './args.js'
 import { sanitize } from './sanitize.js'
@@ -154,20 +154,10 @@ export async function spawnChecked(
   }
 
   try {
-    // The ledger's block, within its share of the context budget.
-    let ledgerText = ''
-    if (o.ledger) {
-      try {
-        const cap = o.ledgerTokens ?? (o.contextTokens !== undefined ? Math.floor(o.contextTokens / 4) : 1000)
-        if (cap > 0) {
-          const block = o.ledger.contextFor(task, { maxTokens: cap })
-          ledgerText = block.text
-          metrics.ledgerTokens = block.tokens
-        }
-      } catch (error) {
-        ledgerError = `contextFor: ${errorMessage(error)}`
-      }
-    }
+    const ledger = ledgerBlock(o, task)
+    const ledgerText = ledger.text
+    metrics.ledgerTokens = ledger.tokens
+    ledgerError = ledger.error
 
     // Isolation: the thread's relevant part within what the ledger left of the budget.
     let isolateConfig: SubagentConfig = config
@@ -237,28 +227,8 @@ export async function spawnChecked(
     })
     await rendered.ready(controller.signal)
     runStarted = performance.now()
-    const answer = await new Promise<{ value: unknown } | { error: unknown } | { aborted: true }>((resolve) => {
-      let done = false
-      const settle = (r: { value: unknown } | { error: unknown } | { aborted: true }) => {
-        if (done) return
-        done = true
-        runEnded = performance.now()
-        controller.signal.removeEventListener('abort', onAbort)
-        resolve(r)
-      }
-      const onAbort = () => settle({ aborted: true })
-      if (controller.signal.aborted) return settle({ aborted: true })
-      controller.signal.addEventListener('abort', onAbort)
-      // `then` on a resolved promise: a synchronous throw in `run`, or a thenable whose
-      // `then` throws, becomes a rejection here; both handlers are attached at once, so
-      // a late rejection is never unhandled.
-      Promise.resolve()
-        .then(() => o.run(input))
-        .then(
-          (value) => settle({ value }),
-          (error) => settle({ error }),
-        )
-    })
+    const answer = await raceRun(o.run, input, controller.signal)
+    runEnded = performance.now()
     rendered.cache.responseStarted() // its run has ended: siblings held for it go on
     metrics.iterations = steps
     if ('aborted' in answer || controller.signal.aborted) return finish(abortedFailure())
@@ -309,28 +279,85 @@ export async function spawnChecked(
       return finish({ reason: 'token-limit', message: `the subagent used ${metrics.tokensUsed} tokens, over \`limits.maxTokens\` (${o.limits.maxTokens})` })
     }
 
-    if (o.ledger) {
-      try {
-        const raw = sanitize(resultText(normalized.value)).text
-        const parsed = SUMMARY_FORM.test(raw) ? parseCompletionSummary(raw) : undefined
-        await o.ledger.recordCompletion({
-          subtaskId: taskId,
-          description: task,
-          summary: parsed?.summary || headlineSummary(filtered.content) || headlineSummary(raw) || '(no summary)',
-          findings: parsed?.findings ?? [],
-          decisions: parsed?.decisions ?? [],
-          resources: parsed?.resources ?? [],
-        })
-      } catch (error) {
-        ledgerError = `recordCompletion: ${errorMessage(error)}`
-      }
-    }
+    if (o.ledger) ledgerError = (await recordCompletion(o.ledger, taskId, task, normalized.value, filtered.content)) ?? ledgerError
     return finish(undefined, { content: filtered.content, citations: filtered.citations })
   } catch (error) {
     // Only argument errors get here; everything the subagent does resolves above.
     if (timer !== undefined) clearTimeout(timer)
     o.signal?.removeEventListener('abort', onOuterAbort)
     throw error
+  }
+}
+
+/** Without `budget.ledgerTokens`, the ledger's block may take a quarter of the context budget. */
+const LEDGER_SHARE = 4
+/** ...or, without a context budget, this many tokens: a few summaries and artifacts. */
+const DEFAULT_LEDGER_TOKENS = 1000
+
+/** The ledger's block for `task`, within its share of the context budget. */
+function ledgerBlock(o: CheckedSpawnOptions, task: string): { text: string; tokens: number; error?: string } {
+  if (!o.ledger) return { text: '', tokens: 0 }
+  try {
+    const cap = o.ledgerTokens ?? (o.contextTokens !== undefined ? Math.floor(o.contextTokens / LEDGER_SHARE) : DEFAULT_LEDGER_TOKENS)
+    if (cap <= 0) return { text: '', tokens: 0 }
+    const block = o.ledger.contextFor(task, { maxTokens: cap })
+    return { text: block.text, tokens: block.tokens }
+  } catch (error) {
+    return { text: '', tokens: 0, error: `contextFor: ${errorMessage(error)}` }
+  }
+}
+
+/** `run(input)` raced against `signal`: whichever comes first decides. */
+function raceRun(
+  run: CheckedSpawnOptions['run'],
+  input: SubagentRunInput,
+  signal: AbortSignal,
+): Promise<{ value: unknown } | { error: unknown } | { aborted: true }> {
+  return new Promise((resolve) => {
+    let done = false
+    const settle = (r: { value: unknown } | { error: unknown } | { aborted: true }) => {
+      if (done) return
+      done = true
+      signal.removeEventListener('abort', onAbort)
+      resolve(r)
+    }
+    const onAbort = () => settle({ aborted: true })
+    if (signal.aborted) return settle({ aborted: true })
+    signal.addEventListener('abort', onAbort)
+    // `then` on a resolved promise: a synchronous throw in `run`, or a thenable whose
+    // `then` throws, becomes a rejection here; both handlers are attached at once, so
+    // a late rejection is never unhandled.
+    Promise.resolve()
+      .then(() => run(input))
+      .then(
+        (value) => settle({ value }),
+        (error) => settle({ error }),
+      )
+  })
+}
+
+/** Records the subtask's completion in the ledger; the error's text when that fails. */
+async function recordCompletion(
+  ledger: SubtaskLedger,
+  taskId: string,
+  task: string,
+  answer: Parameters<typeof resultText>[0],
+  filtered: string,
+): Promise<string | undefined> {
+  try {
+    const raw = sanitize(resultText(answer)).text
+    const parsed = SUMMARY_FORM.test(raw) ? parseCompletionSummary(raw) : undefined
+    await ledger.recordCompletion({
+      subtaskId: taskId,
+      description: task,
+      summary: parsed?.summary || headlineSummary(filtered) || headlineSummary(raw) || '(no summary)',
+      findings: parsed?.findings ?? [],
+      decisions: parsed?.decisions ?? [],
+      resources: parsed?.resources ?? [],
+    })
+    return undefined
+  } catch (error) {
+    return `recordCompletion: ${errorMessage(error)}`
   }
 }
 
