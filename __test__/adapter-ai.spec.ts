@@ -4,7 +4,7 @@ import { generateText, stepCountIs, type ModelMessage } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { describe, expect, it } from 'vitest'
 
-import { subagentTool, toModelOutput } from '../dist/adapters/ai.js'
+import { aiSdkPromptWithCacheHints, subagentTool, toModelOutput } from '../dist/adapters/ai.js'
 
 type CallOptions = Parameters<MockLanguageModelV3['doGenerate']>[0]
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>
@@ -121,5 +121,26 @@ describe('subagent-context/ai', () => {
 
   it('refuses a tool without a model call, naming the parameter', () => {
     expect(() => subagentTool({ description: 'x' } as never)).toThrow(/subagentTool: `options.run` must be a function/)
+  })
+})
+
+describe('aiSdkPromptWithCacheHints', () => {
+  it('reaches the model as a cache breakpoint after the shared part and a prompt cache key', async () => {
+    const calls: CallOptions[] = []
+    const model = new MockLanguageModelV3({
+      doGenerate: async (options) => {
+        calls.push(options)
+        return answer('done')
+      },
+    })
+    const shared = 'Architecture shared by every sibling. '.repeat(20)
+    const hints = aiSdkPromptWithCacheHints({ prompt: `${shared}## Your Task\nA.1`, cache: { sharedPrefix: shared, key: 'batch-7' } })
+    await generateText({ model, ...hints })
+    const user = calls[0]!.prompt.find((m) => m.role === 'user')!
+    const parts = user.content as { type: string; text: string; providerOptions?: unknown }[]
+    expect(parts[0]!.text).toBe(shared)
+    expect(parts[0]!.providerOptions).toEqual({ anthropic: { cacheControl: { type: 'ephemeral' } } })
+    expect(parts[1]!.text).toBe('## Your Task\nA.1')
+    expect(calls[0]!.providerOptions).toEqual({ openai: { promptCacheKey: 'batch-7' } })
   })
 })

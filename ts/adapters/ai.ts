@@ -8,6 +8,14 @@ import { jsonSchema, type FlexibleSchema, type ModelMessage, type Tool } from 'a
 import type { SubagentConfig } from '../../index.js'
 import { spawnSubagent, type SpawnOptions, type SubagentOutcome, type SubagentRunInput } from '../spawn.js'
 
+/**
+ * For a `run` that calls `generateText`/`streamText` itself: the prompt as call settings with
+ * both providers' cache hints (an Anthropic cache breakpoint at the end of the part sibling
+ * subagents share, an OpenAI `promptCacheKey` per batch), spread into the call:
+ * `generateText({ model, ...aiSdkPromptWithCacheHints(input), abortSignal: input.signal })`.
+ */
+export { aiSdkPromptWithCacheHints } from '../prompt-cache.js'
+
 /** What a tool's `toModelOutput` returns (the SDK's `ToolResultOutput`). */
 export type ToolResultOutput = Awaited<ReturnType<NonNullable<Tool['toModelOutput']>>>
 
