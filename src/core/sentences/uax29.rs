@@ -7,7 +7,7 @@
 use unicode_segmentation::UnicodeSegmentation;
 
 /// Calls `f(start, end)` for each sentence of `text`, as UAX #29 bounds them.
-pub fn for_each_sentence(text: &str, mut f: impl FnMut(usize, usize)) {
+pub(super) fn for_each_sentence(text: &str, mut f: impl FnMut(usize, usize)) {
   // A line feed ends a sentence (SB4) and no rule looks past one, so each line is
   // bounded on its own: the few non-ASCII characters of a transcript send only their
   // own lines to the general implementation, not their whole paragraph.
@@ -145,6 +145,7 @@ mod tests {
   use proptest::prelude::*;
 
   fn ours(text: &str) -> Vec<&str> {
+    // The rules alone, without the abbreviations read on top of them.
     let mut v = Vec::new();
     for_each_sentence(text, |a, b| v.push(&text[a..b]));
     v

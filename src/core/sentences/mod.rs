@@ -1,0 +1,79 @@
+//! Sentence boundaries: the Unicode rules (UAX #29, `uax29`), and on top of them the
+//! abbreviations that end no sentence (`abbreviations`: `United States v. Lopez`,
+//! `C. S. Lewis`, `No. 5`, `Acme Inc. said`), as established segmenters (Punkt, pySBD)
+//! read them.
+
+mod abbreviations;
+mod uax29;
+
+use abbreviations::continues_after;
+
+/// Calls `f(start, end)` for each sentence of `text`: UAX #29's sentences, a bound after
+/// an abbreviation taken back.
+pub fn for_each_sentence(text: &str, mut f: impl FnMut(usize, usize)) {
+  let mut pending: Option<(usize, usize)> = None;
+  uax29::for_each_sentence(text, |start, end| {
+    pending = match pending {
+      Some((first, last)) if continues_after(&text[first..last], &text[start..end]) => Some((first, end)),
+      Some((first, last)) => {
+        f(first, last);
+        Some((start, end))
+      }
+      None => Some((start, end)),
+    };
+  });
+  if let Some((first, last)) = pending {
+    f(first, last);
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  fn sentences(text: &str) -> Vec<&str> {
+    let mut v = Vec::new();
+    for_each_sentence(text, |a, b| v.push(&text[a..b]));
+    v
+  }
+
+  #[test]
+  fn abbreviations_end_no_sentence() {
+    for text in [
+      "Marie Louise v. Marie Louise was decided in 1985.",
+      "In United States v. Lopez the court ruled.",
+      "Acme vs. Globex went to trial.",
+      "It was published by C. S. Lewis in 1955.",
+      "The U.S. Army was founded in 1775.",
+      "Apple Inc. announced a phone.",
+      "Tools, e.g. hammers, are useful.",
+      "He won No. 5 and Vol. 2 of the series.",
+      "Dr. Smith and Mr. Jones met St. Louis officials.",
+      "It sold on Jan. 5, 1990 for a dollar.",
+      "Él dijo Sr. García llegó.",
+    ] {
+      assert_eq!(sentences(text), [text], "{text:?}");
+    }
+  }
+
+  #[test]
+  fn sentences_still_end_after_an_abbreviation_that_closes_one() {
+    assert_eq!(
+      sentences("He moved to the U.S. He then left."),
+      ["He moved to the U.S. ", "He then left."]
+    );
+    assert_eq!(
+      sentences("It needs vitamin C. The rest is fine."),
+      ["It needs vitamin C. ", "The rest is fine."]
+    );
+    assert_eq!(
+      sentences("The answer is no. Five people agreed."),
+      ["The answer is no. ", "Five people agreed."]
+    );
+    assert_eq!(
+      sentences("It was founded by Acme Inc.\nNext line."),
+      ["It was founded by Acme Inc.\n", "Next line."]
+    );
+    assert_eq!(sentences("See Smith v.\nNext."), ["See Smith v.\n", "Next."]);
+  }
+}
