@@ -72,6 +72,12 @@ pub(super) fn inline_links(text: &str) -> Vec<(&str, &str)> {
   out
 }
 
+/// The text of a `[text](url)` link.
+pub(super) fn link_text(link: &str) -> &str {
+  let end = link.rfind("](").unwrap_or(link.len());
+  link.get(1..end).unwrap_or("").trim()
+}
+
 /// Bare `http(s)://` URLs, not inside a markdown link.
 pub(super) fn bare_urls(text: &str) -> Vec<&str> {
   let mut out = Vec::new();

@@ -5,8 +5,8 @@ use std::ops::Range;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::citations::{
-  bare_urls, definition, file_references, inline_links, join_split_markers, markers, set_aside, source_notes,
-  title_of, MAX_LABEL,
+  bare_urls, definition, file_references, inline_links, join_split_markers, link_text, markers, set_aside,
+  source_notes, title_of, MAX_LABEL,
 };
 use super::clean::render_clean;
 use super::{Citation, FilterOptions, MISSES, REFILL};
@@ -149,6 +149,7 @@ impl Report {
   /// Each segment's relevance to `task`, scored on a copy of the report in which every
   /// paragraph that cites sources is titled by them.
   pub fn scores(&self, text: &str, task: &str) -> Vec<f32> {
+    let original = text;
     let aside = set_aside(text);
     let text = aside.as_str();
     // A report of citation definitions only (`[…]: x`) has nothing to score, and the
@@ -169,11 +170,25 @@ impl Report {
       let mut sources: Vec<usize> = self.cites[i..j].iter().flatten().copied().collect();
       sources.sort_unstable();
       sources.dedup();
-      if !sources.is_empty() && self.segments[i].kind != Kind::Heading {
-        let title: Vec<&str> = sources
-          .iter()
-          .map(|&d| title_of(&self.definitions[d].target))
-          .collect();
+      // A paragraph is titled by the sources it cites: what its markers' definitions
+      // name, the text of its inline links, what its source notes name.
+      let span = &original[self.segments[i].start..self.segments[j - 1].end];
+      let mut title: Vec<&str> = sources
+        .iter()
+        .map(|&d| title_of(&self.definitions[d].target))
+        .chain(inline_links(span).into_iter().map(|(link, _)| link_text(link)))
+        .chain(source_notes(span).into_iter().map(|(_, named)| named.trim()))
+        .filter(|t| !t.is_empty() && t.len() <= MAX_LABEL)
+        .collect();
+      title.dedup();
+      // A heading that names a source the paragraph cites is already its title.
+      let heading = match self.segments[i].kind {
+        Kind::Heading => Some(i),
+        _ => self.segments[i].heading,
+      };
+      let heading = heading.map(|h| original[self.segments[h].start..self.segments[h].end].to_lowercase());
+      let headed = heading.is_some_and(|h| title.iter().any(|t| h.contains(&t.to_lowercase())));
+      if !title.is_empty() && !headed {
         titled.push_str("## ");
         titled.push_str(&title.join("; ").replace('\n', " "));
         titled.push_str("\n\n");

@@ -248,8 +248,8 @@ const SHORTENED_NAME_WORDS: usize = 3;
 const MAX_LEAD_BYTES: usize = 60;
 
 /// Lower-case words that stand inside names ("Bank of America", "Vincent van Gogh").
-const NAME_CONNECTORS: [&str; 12] = [
-  "and", "da", "de", "del", "der", "du", "for", "la", "le", "of", "the", "van",
+const NAME_CONNECTORS: [&str; 11] = [
+  "da", "de", "del", "der", "du", "for", "la", "le", "of", "the", "van",
 ];
 
 #[cfg(test)]

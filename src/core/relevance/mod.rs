@@ -309,10 +309,20 @@ fn distinctive_names(titles: Vec<(Vec<String>, Naming)>) -> Vec<Vec<String>> {
       if *naming == Naming::Written {
         return names.clone();
       }
+      // A lead's short forms (its name first, then the shortenings) must each be its
+      // own: "music school" shortens four schools' names and names none of them.
       let mut names: Vec<(usize, &String)> = names
         .iter()
-        .map(|t| (count[t.as_str()], t))
-        .filter(|&(n, _)| n <= MAX_NAMESAKES)
+        .enumerate()
+        .map(|(at, t)| (at, count[t.as_str()], t))
+        .filter(|&(at, n, _)| {
+          n <= if *naming == Naming::AllOf && at > 0 {
+            1
+          } else {
+            MAX_NAMESAKES
+          }
+        })
+        .map(|(_, n, t)| (n, t))
         .collect();
       names.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.len().cmp(&a.1.len())).then(a.1.cmp(b.1)));
       if *naming == Naming::OneOf {
