@@ -179,7 +179,9 @@ pub(super) fn lead_title(lead: &str) -> Option<String> {
   }
   for separator in [" — ", " – ", ": "] {
     if let Some((name, _)) = t.split_once(separator) {
-      if name.len() <= MAX_LEAD_BYTES && !name.contains(['.', '!', '?', ',']) {
+      // A parenthesis or quote before the colon is the name's gloss ("Ed Wood (Latin:
+      // …"), not a lead of its own.
+      if name.len() <= MAX_LEAD_BYTES && !name.contains(['.', '!', '?', ',', '(', ')', '"', ';']) {
         return Some(title(name));
       }
     }
@@ -311,6 +313,14 @@ mod tests {
       ["harvey lawrence pekar", "lawrence pekar", "harvey pekar"]
     );
     assert_eq!(lead_titles("Bank of America is a bank."), ["bank of america"]);
+    assert_eq!(
+      lead_title("Lucius Verus (Latin: \"Lucius Aurelius Verus\"; 130 – 169) was co-emperor.").as_deref(),
+      Some("lucius verus")
+    );
+    assert_eq!(
+      lead_title("Monica Seles ( ; Hungarian: \"Szeles Mónika\") is a player.").as_deref(),
+      Some("monica seles")
+    );
     assert_eq!(lead_title("It was dissolved in 2010."), None);
     assert_eq!(lead_title("This was dissolved in 2010."), None);
     assert_eq!(lead_title("the lower-case start of a note."), None);
