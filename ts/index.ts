@@ -13,6 +13,7 @@ export {
   type ArtifactType,
   type BackpackItem,
   type CompletionSummary,
+  type LedgerRecords,
   type LedgerState,
   type LedgerStore,
 } from './ledger-store.js'
