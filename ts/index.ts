@@ -36,6 +36,7 @@ export {
   type SubagentRunInput,
   type SubagentRunResult,
 } from './spawn.js'
+export { runRemoteSpawn, type RemoteAnswer, type RemoteFailureReason, type RemoteSpawn, type SpawnExecutor } from './executor.js'
 export { spawnParallel, type ParallelMetrics, type ParallelResult, type SpawnParallelOptions } from './parallel.js'
 export * from './contract.js'
 export * from './manager.js'

@@ -1,0 +1,191 @@
+// subagent-context/bullmq against a real redis-server and real BullMQ workers (in this
+// process here; in child processes in fleet-crash.spec.ts).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { spawnParallel, SubtaskLedger, type SubagentConfig, type SubagentRunInput } from '../dist/index.js'
+import { RedisLedgerStore, startSubagentWorker, SubagentQueue, type SubagentWorker } from '../dist/fleet/bullmq.js'
+import { type RedisServer, startRedis } from './redis.js'
+
+let redis: RedisServer
+const closers: (() => Promise<void>)[] = []
+const connection = () => ({ host: redis.host, port: redis.port })
+let queues = 0
+
+beforeAll(async () => {
+  redis = await startRedis()
+})
+afterAll(async () => {
+  for (const close of closers.reverse()) await close().catch(() => {})
+  await redis?.stop()
+})
+
+function queue(queueName: string): SubagentQueue {
+  const q = new SubagentQueue({ connection: connection(), queueName })
+  closers.push(() => q.close())
+  return q
+}
+
+function worker(queueName: string, run: (input: SubagentRunInput) => unknown, concurrency = 2): SubagentWorker {
+  const w = startSubagentWorker({
+    connection: connection(),
+    queueName,
+    run: run as never,
+    concurrency,
+    workerOptions: { lockDuration: 2000, stalledInterval: 1000 },
+  })
+  closers.push(() => w.close())
+  return w
+}
+
+const configs = (n: number, tag: string): SubagentConfig[] =>
+  Array.from({ length: n }, (_, i) => ({ taskId: `${tag}-${i}`, task: `Measure the latency of endpoint /api/${tag}/${i} and report it` }))
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const t = setTimeout(resolve, ms)
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t)
+      reject(signal.reason)
+    })
+  })
+
+describe('SubagentQueue and startSubagentWorker', () => {
+  it('runs a batch on two workers: outcomes in input order, run gets what it gets in process', async () => {
+    const name = `q${++queues}`
+    const seen: { worker: string; input: SubagentRunInput }[] = []
+    const answer = (tag: string) => async (input: SubagentRunInput) => {
+      seen.push({ worker: tag, input })
+      expect(input.iteration()).toBe(1)
+      await sleep(20)
+      return { content: `The latency of endpoint /api/${input.taskId.replace('-', '/')} is 42 ms (worker ${tag}).`, usage: { totalTokens: 50 } }
+    }
+    worker(name, answer('A'))
+    worker(name, answer('B'))
+    const thread = 'user: we are auditing the API latency.\nassistant: I will check each endpoint.'
+    const { outcomes, metrics } = await spawnParallel(configs(12, 'lat'), { executor: queue(name), fullThreadContext: thread, limits: { maxIterations: 3 } })
+    expect(outcomes.map((o) => o.taskId)).toEqual(configs(12, 'lat').map((c) => c.taskId))
+    expect(outcomes.every((o) => o.success)).toBe(true)
+    outcomes.forEach((o, i) => expect(o.content).toContain(`/api/lat/${i} is 42 ms`))
+    expect(outcomes.every((o) => o.metrics.iterations === 1 && o.metrics.tokensUsed === 50)).toBe(true)
+    expect(metrics.succeeded).toBe(12)
+    expect(new Set(seen.map((s) => s.worker))).toEqual(new Set(['A', 'B']))
+    for (const { input } of seen) {
+      expect(input.prompt).toContain(`/api/lat/${input.taskId.slice(4)}`)
+      expect(input.context.task).toContain(`/api/lat/${input.taskId.slice(4)}`)
+      expect(input.limits).toEqual({ maxIterations: 3, timeoutMs: 300000 })
+      expect(input.signal).toBeInstanceOf(AbortSignal)
+      // No sibling's task in the prompt.
+      const others = configs(12, 'lat').filter((c) => c.taskId !== input.taskId)
+      for (const c of others) expect(input.prompt).not.toContain(c.task)
+    }
+  })
+
+  it('holds the limits across processes: timeout aborts the remote run, iterations and tokens fail the spawn', async () => {
+    const name = `q${++queues}`
+    let abortedRemotely = 0
+    worker(name, async (input) => {
+      if (input.taskId === 'slow') {
+        try {
+          await sleep(20_000, input.signal)
+        } catch {
+          abortedRemotely++
+        }
+        return 'too late'
+      }
+      if (input.taskId === 'loop') for (;;) input.iteration()
+      return { content: 'A big answer about the endpoint latency.', usage: { totalTokens: 10_000 } }
+    })
+    const { outcomes } = await spawnParallel(
+      [
+        { taskId: 'slow', task: 'A slow task about latency' },
+        { taskId: 'loop', task: 'A looping task about latency' },
+        { taskId: 'big', task: 'A costly task about latency' },
+      ],
+      { executor: queue(name), limits: { timeoutMs: 1500, maxIterations: 5, maxTokens: 5000 } },
+    )
+    expect(outcomes.map((o) => o.error?.reason)).toEqual(['timeout', 'iteration-limit', 'token-limit'])
+    // The parent's timeout cancelled the run on the worker, bounded by the worker's own timer too.
+    for (let i = 0; i < 100 && abortedRemotely === 0; i++) await sleep(50)
+    expect(abortedRemotely).toBe(1)
+  })
+
+  it("the batch's signal removes the jobs not started and aborts the running ones", async () => {
+    const name = `q${++queues}`
+    const started: string[] = []
+    const aborted: string[] = []
+    const controller = new AbortController()
+    worker(
+      name,
+      async (input) => {
+        started.push(input.taskId)
+        if (started.length === 1) setTimeout(() => controller.abort(new Error('enough')), 100)
+        try {
+          await sleep(20_000, input.signal)
+        } catch {
+          aborted.push(input.taskId)
+        }
+        return 'stopped'
+      },
+      1,
+    )
+    const q = queue(name)
+    const { outcomes } = await spawnParallel(configs(5, 'stop'), { executor: q, signal: controller.signal, batchId: 'stop-batch' })
+    expect(outcomes.every((o) => !o.success && o.error?.reason === 'aborted')).toBe(true)
+    for (let i = 0; i < 100 && aborted.length === 0; i++) await sleep(50)
+    expect(started).toEqual(['stop-0'])
+    expect(aborted).toEqual(['stop-0'])
+    // The four that never started were removed from the queue.
+    for (let i = 1; i < 5; i++) expect(await q.queue.getJob(`stop-batch-${i}`)).toBeUndefined()
+  })
+
+  it('a parent restarted with the same batchId collects finished runs without running them again; completions recorded once', async () => {
+    const name = `q${++queues}`
+    const runs = new Map<string, number>()
+    worker(name, async (input) => {
+      runs.set(input.taskId, (runs.get(input.taskId) ?? 0) + 1)
+      return `Endpoint ${input.taskId}: latency 42 ms, measured.`
+    })
+    const store = new RedisLedgerStore({ connection: connection(), key: 'restart-ledger' })
+    closers.push(() => store.close())
+    const first = await spawnParallel(configs(6, 'again'), { executor: queue(name), batchId: 'same', ledger: await SubtaskLedger.open(store) })
+    const second = await spawnParallel(configs(6, 'again'), { executor: queue(name), batchId: 'same', ledger: await SubtaskLedger.open(store) })
+    expect([...runs.values()]).toEqual([1, 1, 1, 1, 1, 1])
+    expect(second.outcomes.map((o) => o.content)).toEqual(first.outcomes.map((o) => o.content))
+    expect(second.outcomes.every((o) => o.success)).toBe(true)
+    const ledger = await SubtaskLedger.open(store)
+    expect(ledger.completions().map((c) => c.subtaskId).sort()).toEqual(configs(6, 'again').map((c) => c.taskId).sort())
+  })
+
+  it('a run that throws or answers nothing is an outcome, not a rejection', async () => {
+    const name = `q${++queues}`
+    worker(name, (input) => {
+      if (input.taskId === 'throws') throw new Error('model down')
+      return '   '
+    })
+    const { outcomes } = await spawnParallel(
+      [
+        { taskId: 'throws', task: 'Task one' },
+        { taskId: 'empty', task: 'Task two' },
+      ],
+      { executor: queue(name) },
+    )
+    expect(outcomes.map((o) => [o.error?.reason, o.error?.message])).toEqual([
+      ['threw', 'model down'],
+      ['empty-result', 'the subagent returned an empty result'],
+    ])
+  })
+
+  it('checks its arguments, naming them', async () => {
+    // @ts-expect-error wrong on purpose
+    expect(() => new SubagentQueue({ connection: connection() })).toThrow(/SubagentQueue: `options.queueName` must be a non-empty string/)
+    expect(() => new SubagentQueue({ connection: connection(), queueName: 'a:b' })).toThrow(RangeError)
+    // @ts-expect-error wrong on purpose
+    expect(() => startSubagentWorker({ connection: connection(), queueName: 'x' })).toThrow(/startSubagentWorker: `options.run` must be a function/)
+    expect(() => startSubagentWorker({ connection: connection(), queueName: 'x', run: () => 'x', concurrency: 0 })).toThrow(RangeError)
+    // @ts-expect-error wrong on purpose
+    await expect(spawnParallel([{ task: 't' }], { executor: {} })).rejects.toThrow(/spawnParallel: `options.executor` must be a SpawnExecutor/)
+    await expect(spawnParallel([{ task: 't' }], { executor: { execute: async () => ({ kind: 'failed', reason: 'threw', message: 'x', iterations: 0 }) }, batchId: 'a:b' })).rejects.toThrow(
+      /spawnParallel: `options.batchId`/,
+    )
+  })
+})
