@@ -93,7 +93,8 @@ export class SubagentQueue implements SpawnExecutor {
   readonly queueName: string
   /** The BullMQ queue (its jobs can be inspected with `getJob`, `getJobCounts`, …). */
   readonly queue: Queue<RemoteSpawn, RemoteAnswer>
-  readonly #events: QueueEvents
+  /** The queue's event stream, read from where it stood when the queue was made (see `#listen`). */
+  readonly #events: Promise<QueueEvents>
   readonly #client: Redis
   readonly #waiters = new Map<string, Set<Waiter>>()
   readonly #jobOptions: JobsOptions
@@ -111,14 +112,29 @@ export class SubagentQueue implements SpawnExecutor {
     this.#client = ownClient(connection)
     this.queue = new Queue<RemoteSpawn, RemoteAnswer>(this.queueName, { connection: bullConnection(connection) })
     this.queue.setMaxListeners(0)
-    this.#events = new QueueEvents(this.queueName, { connection: bullConnection(connection) })
-    this.#events.setMaxListeners(0)
-    this.#events.on('completed', ({ jobId: id, returnvalue }) => this.#settle(id, (w) => w.resolve(returnvalue as unknown as RemoteAnswer)))
-    this.#events.on('failed', ({ jobId: id, failedReason }) => this.#settle(id, (w) => w.reject(new Error(`the job ${id} failed: ${failedReason}`))))
-    // Errors of the event stream's connection are retried by ioredis; reported through the spawns that wait.
-    this.#events.on('error', () => {})
     this.queue.on('error', () => {})
     this.#client.on('error', () => {})
+    this.#events = this.#listen(connection)
+    this.#events.catch(() => {})
+  }
+
+  /**
+   * Starts reading the event stream from its last entry now: BullMQ's default ('$') reads
+   * from wherever the stream stands at each blocking read, and misses what came between
+   * two reads; a definite id misses nothing after it.
+   */
+  async #listen(connection: RedisConnection): Promise<QueueEvents> {
+    const key = this.queue.keys.events!
+    const last = await this.#client.xrevrange(key, '+', '-', 'COUNT', 1)
+    const lastEventId = last[0]?.[0] ?? '0-0'
+    const events = new QueueEvents(this.queueName, { connection: bullConnection(connection), lastEventId })
+    events.setMaxListeners(0)
+    events.on('completed', ({ jobId: id, returnvalue }) => this.#settle(id, (w) => w.resolve(returnvalue as unknown as RemoteAnswer)))
+    events.on('failed', ({ jobId: id, failedReason }) => this.#settle(id, (w) => w.reject(new Error(`the job ${id} failed: ${failedReason}`))))
+    // Errors of the event stream's connection are retried by ioredis; reported through the spawns that wait.
+    events.on('error', () => {})
+    await events.waitUntilReady()
+    return events
   }
 
   #settle(id: string, settle: (waiter: Waiter) => void): void {
@@ -150,7 +166,7 @@ export class SubagentQueue implements SpawnExecutor {
     try {
       // The event stream listens before the job exists, so that its end cannot be missed;
       // a job that ended before (a restarted parent) is read from its state below.
-      await this.#events.waitUntilReady()
+      await this.#events
       if (signal.aborted) throw signal.reason
       signal.addEventListener('abort', onAbort, { once: true })
       await this.queue.add(JOB_NAME, spawn, { ...this.#jobOptions, jobId: id })
@@ -184,7 +200,7 @@ export class SubagentQueue implements SpawnExecutor {
     if (this.#closed) return
     this.#closed = true
     for (const id of [...this.#waiters.keys()]) this.#settle(id, (w) => w.reject(new Error('SubagentQueue: closed')))
-    await Promise.allSettled([this.#events.close(), this.queue.close()])
+    await Promise.allSettled([this.#events.then((e) => e.close()), this.queue.close()])
     await this.#client.quit().catch(() => this.#client.disconnect())
   }
 }
