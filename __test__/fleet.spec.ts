@@ -1,5 +1,9 @@
 // subagent-context/bullmq against a real redis-server and real BullMQ workers (in this
 // process here; in child processes in fleet-crash.spec.ts).
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { spawnParallel, SubtaskLedger, type SubagentConfig, type SubagentRunInput } from '../dist/index.js'
@@ -187,5 +191,33 @@ describe('SubagentQueue and startSubagentWorker', () => {
     await expect(spawnParallel([{ task: 't' }], { executor: { execute: async () => ({ kind: 'failed', reason: 'threw', message: 'x', iterations: 0 }) }, batchId: 'a:b' })).rejects.toThrow(
       /spawnParallel: `options.batchId`/,
     )
+  })
+})
+
+describe("README's fleet example (examples/fleet)", () => {
+  it('runs with two worker processes; run again with the same batch id, it runs nothing again', async () => {
+    const dir = join(import.meta.dirname, '..', 'examples', 'fleet')
+    const env = { ...process.env, REDIS_HOST: redis.host, REDIS_PORT: String(redis.port) }
+    const workers: ChildProcess[] = [0, 1].map(() => spawn(process.execPath, [join(dir, 'worker.mjs')], { env, stdio: ['ignore', 'pipe', 'inherit'] }))
+    try {
+      const pids = await Promise.all(
+        workers.map(
+          (w) =>
+            new Promise<number>((resolve, reject) => {
+              w.stdout!.setEncoding('utf8').on('data', (d: string) => d.includes('ready') && resolve(w.pid!))
+              w.once('exit', (code) => reject(new Error(`worker exited with ${code}`)))
+            }),
+        ),
+      )
+      const parent = () => promisify(execFile)(process.execPath, [join(dir, 'parent.mjs'), 'readme-batch'], { env }).then((r) => r.stdout)
+      const first = await parent()
+      expect(first).toContain('batch readme-batch: 6/6 succeeded; the ledger holds 6 completions')
+      const by = [...first.matchAll(/done by worker (\d+)/g)].map((m) => Number(m[1]))
+      expect(by).toHaveLength(6)
+      expect(by.every((pid) => pids.includes(pid))).toBe(true)
+      expect(await parent()).toBe(first)
+    } finally {
+      await Promise.all(workers.map((w) => new Promise((resolve) => (w.exitCode !== null ? resolve(null) : (w.once('exit', resolve), w.kill('SIGTERM'))))))
+    }
   })
 })
