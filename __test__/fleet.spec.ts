@@ -136,10 +136,13 @@ describe('SubagentQueue and startSubagentWorker', () => {
     const { outcomes } = await spawnParallel(configs(5, 'stop'), { executor: q, signal: controller.signal, batchId: 'stop-batch' })
     expect(outcomes.every((o) => !o.success && o.error?.reason === 'aborted')).toBe(true)
     for (let i = 0; i < 100 && aborted.length === 0; i++) await sleep(50)
-    expect(started).toEqual(['stop-0'])
-    expect(aborted).toEqual(['stop-0'])
+    // One run started (jobs are added as their spawns are ready, in no fixed order) and was aborted.
+    expect(started).toHaveLength(1)
+    expect(aborted).toEqual(started)
     // The four that never started were removed from the queue.
-    for (let i = 1; i < 5; i++) expect(await q.queue.getJob(`stop-batch-${i}`)).toBeUndefined()
+    for (let i = 0; i < 5; i++) {
+      if (`stop-${i}` !== started[0]) expect(await q.queue.getJob(`stop-batch-${i}`)).toBeUndefined()
+    }
   })
 
   it('a parent restarted with the same batchId collects finished runs without running them again; completions recorded once', async () => {
@@ -158,6 +161,23 @@ describe('SubagentQueue and startSubagentWorker', () => {
     expect(second.outcomes.every((o) => o.success)).toBe(true)
     const ledger = await SubtaskLedger.open(store)
     expect(ledger.completions().map((c) => c.subtaskId).sort()).toEqual(configs(6, 'again').map((c) => c.taskId).sort())
+  })
+
+  it('Infinity limits travel as no limit (JSON has no Infinity)', async () => {
+    const name = `q${++queues}`
+    let limits: unknown
+    worker(name, (input) => {
+      limits = input.limits
+      for (let i = 0; i < 50; i++) input.iteration()
+      return 'Endpoint checked: fine.'
+    })
+    const { outcomes } = await spawnParallel([{ taskId: 'inf', task: 'Check the endpoint' }], {
+      executor: queue(name),
+      limits: { maxIterations: Infinity, maxTokens: Infinity, timeoutMs: Infinity },
+    })
+    expect(outcomes[0]!.error).toBeUndefined()
+    expect(outcomes[0]!.metrics.iterations).toBe(50)
+    expect(limits).toEqual({ maxIterations: Infinity, maxTokens: Infinity, timeoutMs: Infinity })
   })
 
   it('a run that throws or answers nothing is an outcome, not a rejection', async () => {

@@ -91,7 +91,10 @@ describe('RedisLedgerStore', () => {
     await two.recordCompletion({ subtaskId: 's2', description: 'second', summary: 'Second.' })
     await two.recordCompletion({ subtaskId: 's1', description: 'first', summary: 'First, again.' })
     expect(one.completions().map((c) => c.subtaskId)).toEqual(['s1'])
+    // refresh() waits for this ledger's own writes still in flight.
+    void one.recordArtifact({ type: 'FINDING', content: 'Found while refreshing', relevance: 0.5, subtaskId: 's1' })
     await one.refresh()
+    expect(one.artifacts().map((a) => a.content)).toEqual(['Found while refreshing'])
     expect(one.completions().map((c) => [c.subtaskId, c.summary])).toEqual([
       ['s2', 'Second.'],
       ['s1', 'First, again.'],

@@ -72,10 +72,17 @@ export async function runRemoteSpawn(run: SpawnOptions['run'], spawn: RemoteSpaw
   }
   const onOuter = () => abort('aborted', outer!.reason)
   let steps = 0
-  const limits = Object.freeze({ ...spawn.limits, timeoutMs: spawn.limits.timeoutMs ?? Infinity })
+  // JSON carries Infinity as null: read it back as Infinity (no limit).
+  const limit = (value: number | null | undefined) => (value === null ? Infinity : value)
+  const given = spawn.limits as { [K in keyof RemoteSpawn['limits']]: number | null | undefined }
+  const limits = Object.freeze({
+    ...(given.maxIterations !== undefined && { maxIterations: limit(given.maxIterations) }),
+    ...(given.maxTokens !== undefined && { maxTokens: limit(given.maxTokens) }),
+    timeoutMs: limit(given.timeoutMs) ?? Infinity,
+  })
   const timeoutMs = limits.timeoutMs
   const timer =
-    typeof timeoutMs === 'number' && timeoutMs !== Infinity
+    timeoutMs !== Infinity
       ? setTimeout(() => abort('timeout', new DOMException(`the subagent did not answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs)
       : undefined
   if (outer?.aborted) onOuter()

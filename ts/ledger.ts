@@ -331,6 +331,8 @@ export class SubtaskLedger {
   readonly #records: LedgerRecords | undefined
   /** With records: settles once the store is known to be this ledger's; writes chain on it, in call order. */
   #recordsReady: Promise<void> | undefined
+  /** With records: the writes not settled yet (`refresh` waits for them). */
+  readonly #writing = new Set<Promise<unknown>>()
 
   /**
    * An empty ledger in `options.store` (memory by default). A store that already holds a
@@ -374,7 +376,7 @@ export class SubtaskLedger {
    * Resolves once every change this ledger made before the call was written.
    */
   async refresh(): Promise<void> {
-    if (this.#records) await this.#recordsReady?.catch(() => {})
+    if (this.#records) await Promise.allSettled([...this.#writing])
     else if (this.#saving) await this.#saving.catch(() => {})
     const state = await this.store.load()
     this.#completions = []
@@ -786,7 +788,9 @@ export class SubtaskLedger {
     const records = this.#records!
     this.#recordsReady ??= this.#owned ? Promise.resolve() : this.#checkOwned()
     const done = this.#recordsReady.then(() => write(records))
-    done.catch(() => {})
+    this.#writing.add(done)
+    const settled = () => void this.#writing.delete(done)
+    done.then(settled, settled)
     return done
   }
 
