@@ -37,7 +37,15 @@ export {
   type SubagentRunResult,
 } from './spawn.js'
 export { runRemoteSpawn, type RemoteAnswer, type RemoteFailureReason, type RemoteSpawn, type SpawnExecutor } from './executor.js'
-export { spawnParallel, type ParallelMetrics, type ParallelResult, type SpawnParallelOptions } from './parallel.js'
+export {
+  spawnParallel,
+  type ExecutorParallelOptions,
+  type InProcessParallelOptions,
+  type ParallelMetrics,
+  type ParallelResult,
+  type SpawnParallelBaseOptions,
+  type SpawnParallelOptions,
+} from './parallel.js'
 export * from './contract.js'
 export * from './manager.js'
 export * from './filter.js'

@@ -21,15 +21,8 @@ import {
 import { type BatchCacheMetrics, batchCacheMetrics, PromptBatch } from './prompt-cache.js'
 import type { SpawnExecutor } from './executor.js'
 
-export interface SpawnParallelOptions extends Omit<SpawnOptions, 'run'> {
-  /** The caller's model call: required, unless `executor` runs it elsewhere (then it is not used). */
-  run?: SpawnOptions['run']
-  /**
-   * Runs each spawn's `run` elsewhere, e.g. on worker processes (`SubagentQueue` of
-   * `subagent-context/bullmq`). The parent still isolates, renders the prompts, filters
-   * the results and records the ledger's completions.
-   */
-  executor?: SpawnExecutor
+/** What every `spawnParallel` takes, wherever `run` is called. */
+export interface SpawnParallelBaseOptions extends Omit<SpawnOptions, 'run'> {
   /**
    * With `executor`: the batch's id (letters, digits, `_`, `-`, `.`). A spawn's job is
    * named by it and its position, so a parent restarted with the same `batchId` collects
@@ -49,6 +42,26 @@ export interface SpawnParallelOptions extends Omit<SpawnOptions, 'run'> {
   /** Called as each outcome arrives (in completion order), with its input index. What it throws is ignored. */
   onOutcome?: (outcome: SubagentOutcome, index: number) => void
 }
+
+/** `spawnParallel` calling `run` in this process. */
+export interface InProcessParallelOptions extends SpawnParallelBaseOptions {
+  /** The caller's model call. */
+  run: SpawnOptions['run']
+  executor?: undefined
+}
+
+/** `spawnParallel` with the runs elsewhere: `run` is the workers' (`startSubagentWorker`). */
+export interface ExecutorParallelOptions extends SpawnParallelBaseOptions {
+  /**
+   * Runs each spawn's `run` elsewhere, e.g. on worker processes (`SubagentQueue` of
+   * `subagent-context/bullmq`). The parent still isolates, renders the prompts, filters
+   * the results and records the ledger's completions.
+   */
+  executor: SpawnExecutor
+  run?: undefined
+}
+
+export type SpawnParallelOptions = InProcessParallelOptions | ExecutorParallelOptions
 
 /** Totals over a batch (with its prompt-cache figures). */
 export interface ParallelMetrics extends BatchCacheMetrics {
