@@ -46,6 +46,10 @@ export interface SubagentWorker {
 }
 
 const JOB_NAME = 'subagent'
+/** The safety net under the event stream: every 2 s, up to 100 jobs waited on for 10 s or more are read from their state. */
+const SWEEP_EVERY_MS = 2_000
+const SWEEP_AFTER_MS = 10_000
+const SWEEP_BATCH = 100
 /** How long a cancellation stays readable for a job that has not started yet, in seconds. */
 const CANCEL_TTL_S = 24 * 3600
 
@@ -98,6 +102,10 @@ export class SubagentQueue implements SpawnExecutor {
   readonly #client: Redis
   readonly #waiters = new Map<string, Set<Waiter>>()
   readonly #jobOptions: JobsOptions
+  /** When each waited-on job was first waited on (for `#sweep`). */
+  readonly #since = new Map<string, number>()
+  readonly #sweeper: ReturnType<typeof setInterval>
+  #sweeping = false
   #closed = false
 
   constructor(options: SubagentQueueOptions) {
@@ -116,6 +124,8 @@ export class SubagentQueue implements SpawnExecutor {
     this.#client.on('error', () => {})
     this.#events = this.#listen(connection)
     this.#events.catch(() => {})
+    this.#sweeper = setInterval(() => void this.#sweep(), SWEEP_EVERY_MS)
+    this.#sweeper.unref()
   }
 
   /**
@@ -137,10 +147,38 @@ export class SubagentQueue implements SpawnExecutor {
     return events
   }
 
+  /** Settles the job's waiters when it has finished (read from its state, not from an event). */
+  async #check(id: string): Promise<void> {
+    const job = await Job.fromId<RemoteSpawn, RemoteAnswer>(this.queue, id)
+    if (job?.finishedOn === undefined) return
+    if (job.failedReason) this.#settle(id, (w) => w.reject(new Error(`the job ${id} failed: ${job.failedReason}`)))
+    else if (job.returnvalue) this.#settle(id, (w) => w.resolve(job.returnvalue))
+  }
+
+  /**
+   * A safety net under the event stream: jobs waited on for a while are read from their
+   * state, a few at a time, in case their event was lost (a stream trimmed under a reader
+   * that lagged, a connection that dropped).
+   */
+  async #sweep(): Promise<void> {
+    if (this.#sweeping || this.#closed) return
+    this.#sweeping = true
+    try {
+      const now = Date.now()
+      const due = [...this.#since].filter(([, since]) => now - since >= SWEEP_AFTER_MS).slice(0, SWEEP_BATCH)
+      await Promise.all(due.map(([id]) => this.#check(id).catch(() => {})))
+      // Those still waited on go to the end of the line: the next sweep reads others first.
+      for (const [id, since] of due) if (this.#since.delete(id)) this.#since.set(id, since)
+    } finally {
+      this.#sweeping = false
+    }
+  }
+
   #settle(id: string, settle: (waiter: Waiter) => void): void {
     const waiters = this.#waiters.get(id)
     if (!waiters) return
     this.#waiters.delete(id)
+    this.#since.delete(id)
     for (const w of waiters) settle(w)
   }
 
@@ -154,9 +192,13 @@ export class SubagentQueue implements SpawnExecutor {
     const set = this.#waiters.get(id) ?? new Set<Waiter>()
     set.add(waiter)
     this.#waiters.set(id, set)
+    if (!this.#since.has(id)) this.#since.set(id, Date.now())
     const forget = () => {
       set.delete(waiter)
-      if (set.size === 0 && this.#waiters.get(id) === set) this.#waiters.delete(id)
+      if (set.size === 0 && this.#waiters.get(id) === set) {
+        this.#waiters.delete(id)
+        this.#since.delete(id)
+      }
     }
     const onAbort = () => {
       forget()
@@ -170,11 +212,7 @@ export class SubagentQueue implements SpawnExecutor {
       if (signal.aborted) throw signal.reason
       signal.addEventListener('abort', onAbort, { once: true })
       await this.queue.add(JOB_NAME, spawn, { ...this.#jobOptions, jobId: id })
-      const job = await Job.fromId<RemoteSpawn, RemoteAnswer>(this.queue, id)
-      if (job?.finishedOn !== undefined) {
-        if (job.failedReason) this.#settle(id, (w) => w.reject(new Error(`the job ${id} failed: ${job.failedReason}`)))
-        else if (job.returnvalue) this.#settle(id, (w) => w.resolve(job.returnvalue))
-      }
+      await this.#check(id)
       return await answer
     } finally {
       signal.removeEventListener('abort', onAbort)
@@ -199,6 +237,7 @@ export class SubagentQueue implements SpawnExecutor {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
+    clearInterval(this.#sweeper)
     for (const id of [...this.#waiters.keys()]) this.#settle(id, (w) => w.reject(new Error('SubagentQueue: closed')))
     await Promise.allSettled([this.#events.then((e) => e.close()), this.queue.close()])
     await this.#client.quit().catch(() => this.#client.disconnect())
