@@ -180,6 +180,42 @@ describe('SubagentQueue and startSubagentWorker', () => {
     expect(limits).toEqual({ maxIterations: Infinity, maxTokens: Infinity, timeoutMs: Infinity })
   })
 
+  it("the worker's own timer bounds a run when no parent cancels it", async () => {
+    const name = `q${++queues}`
+    let sawAbort = false
+    worker(name, async (input) => {
+      await sleep(20_000, input.signal).catch(() => (sawAbort = true))
+      return 'late'
+    })
+    const q = queue(name)
+    // The executor called directly, with a signal that never aborts: only the worker's timer can end the run.
+    const answer = await q.execute(
+      {
+        batchId: 'direct',
+        index: 0,
+        taskId: 'hang',
+        prompt: 'Hang',
+        context: { task: 'Hang' } as never,
+        limits: { timeoutMs: 300 },
+        cache: { sharedPrefix: '', sharedPrefixTokens: 0, key: 'k' },
+      },
+      new AbortController().signal,
+    )
+    expect(answer).toEqual({ kind: 'failed', reason: 'timeout', message: 'the subagent did not answer within 300 ms', iterations: 0 })
+    expect(sawAbort).toBe(true)
+  })
+
+  it('a queue closed while spawns wait fails them as outcomes', async () => {
+    const name = `q${++queues}`
+    const q = new SubagentQueue({ connection: connection(), queueName: name }) // no worker: the jobs wait
+    const batch = spawnParallel(configs(3, 'closed'), { executor: q })
+    await sleep(300)
+    await q.close()
+    const { outcomes } = await batch
+    expect(outcomes.map((o) => o.error?.reason)).toEqual(['threw', 'threw', 'threw'])
+    expect(outcomes[0]!.error!.message).toMatch(/the executor failed: .*closed/)
+  })
+
   it('a run that throws or answers nothing is an outcome, not a rejection', async () => {
     const name = `q${++queues}`
     worker(name, (input) => {
