@@ -180,6 +180,25 @@ describe('SubagentQueue and startSubagentWorker', () => {
     expect(limits).toEqual({ maxIterations: Infinity, maxTokens: Infinity, timeoutMs: Infinity })
   })
 
+  it('a job carries the prompt, the isolated context and the limits, never the thread', async () => {
+    const name = `q${++queues}`
+    worker(name, (input) => `Endpoint ${input.taskId}: 42 ms.`)
+    const q = queue(name)
+    const thread = Array.from({ length: 400 }, (_, i) => ({
+      role: i % 2 ? 'assistant' : 'user',
+      content: `Note ${i}: the warehouse inventory for aisle ${i} was recounted; pallets ${i * 3} to ${i * 3 + 2} were moved to the loading dock.`,
+    })) as { role: 'user' | 'assistant'; content: string }[]
+    const threadChars = JSON.stringify(thread).length
+    const { outcomes } = await spawnParallel(configs(3, 'size'), { executor: q, batchId: 'size', fullThreadContext: thread, budget: { contextTokens: 400 } })
+    expect(outcomes.every((o) => o.success)).toBe(true)
+    for (let i = 0; i < 3; i++) {
+      const job = (await q.queue.getJob(`size-${i}`))!
+      expect(Object.keys(job.data).sort()).toEqual(['batchId', 'cache', 'context', 'index', 'limits', 'prompt', 'taskId'])
+      const size = JSON.stringify(job.data).length
+      expect(size).toBeLessThan(threadChars / 10)
+    }
+  })
+
   it("the worker's own timer bounds a run when no parent cancels it", async () => {
     const name = `q${++queues}`
     let sawAbort = false
