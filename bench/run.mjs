@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url'
 
 import { machine, root, table } from './lib.mjs'
 
-const sections = ['tokens', 'extract', 'forms', 'isolate', 'filter', 'ledger', 'spawn', 'prompt-cache', 'load']
+const sections = ['tokens', 'extract', 'forms', 'isolate', 'filter', 'ledger', 'spawn', 'prompt-cache', 'load', 'fleet']
 
 /** A section's markdown, from a fresh `node --expose-gc` running its `run()`. */
 function runAlone(name) {

@@ -13,6 +13,7 @@ export {
   type ArtifactType,
   type BackpackItem,
   type CompletionSummary,
+  type LedgerRecords,
   type LedgerState,
   type LedgerStore,
 } from './ledger-store.js'
@@ -35,7 +36,16 @@ export {
   type SubagentRunInput,
   type SubagentRunResult,
 } from './spawn.js'
-export { spawnParallel, type ParallelMetrics, type ParallelResult, type SpawnParallelOptions } from './parallel.js'
+export { runRemoteSpawn, type RemoteAnswer, type RemoteFailureReason, type RemoteSpawn, type SpawnExecutor } from './executor.js'
+export {
+  spawnParallel,
+  type ExecutorParallelOptions,
+  type InProcessParallelOptions,
+  type ParallelMetrics,
+  type ParallelResult,
+  type SpawnParallelBaseOptions,
+  type SpawnParallelOptions,
+} from './parallel.js'
 export * from './contract.js'
 export * from './manager.js'
 export * from './filter.js'

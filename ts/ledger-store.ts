@@ -64,8 +64,31 @@ export interface LedgerState {
 }
 
 /**
+ * Record-by-record writes, for a store that several processes share (`RedisLedgerStore`):
+ * each call changes one record atomically and leaves every other record as it is, so two
+ * processes writing at once lose nothing of each other's. A ledger whose store has
+ * `records` writes through them and never calls `save`; `load` reads every process's records.
+ */
+export interface LedgerRecords {
+  /** Stores the subtask's summary, replacing one recorded before for the same `subtaskId` (one per subtask), and makes it the most recent. */
+  putCompletion(completion: CompletionSummary): Promise<void>
+  /** Stores an artifact under an id the store gives (`artifact-<n>`, unique across processes); resolves to it. */
+  addArtifact(artifact: Omit<Artifact, 'id'>): Promise<Artifact>
+  /** Stores a backpack item, replacing the one with its id. */
+  putBackpackItem(item: BackpackItem): Promise<void>
+  /** Resolves to whether the item was there. */
+  removeBackpackItem(id: string): Promise<boolean>
+  clearBackpack(): Promise<void>
+  /** Sets one notes section (`''` is the untitled lead); a new section goes last. */
+  putNote(section: string, content: string): Promise<void>
+  /** Resolves to whether the section was there. */
+  removeNote(section: string): Promise<boolean>
+}
+
+/**
  * Storage for a `SubtaskLedger`. `save` resolves once the state is durable; the ledger
- * never calls it again before the previous call has settled.
+ * never calls it again before the previous call has settled. A store with `records`
+ * (shared by several processes) is written record by record instead of with `save`.
  */
 export interface LedgerStore {
   /** What was saved, or `undefined` when nothing has been yet. A damaged store rejects with `LedgerCorruptError`. */
@@ -79,6 +102,8 @@ export interface LedgerStore {
   notesChangedOutside?(): string | undefined
   /** Names the store in error messages, e.g. the directory. */
   readonly description: string
+  /** Record-by-record writes: when present, the ledger uses them instead of `save`. */
+  readonly records?: LedgerRecords
 }
 
 /** A stored ledger that cannot be read: it is left as it is, never overwritten. */

@@ -3,6 +3,8 @@
 // relevance engine (`RelevanceIndex`: the terms and BM25 of extraction); notes are
 // markdown sections; the backpack is a small set of items every subtask gets, bounded in
 // exact tokens. `contextFor` renders what the next subtask should see.
+import { randomBytes } from 'node:crypto'
+
 import { describe } from './args.js'
 import * as native from '../index.js'
 import {
@@ -11,6 +13,7 @@ import {
   type ArtifactType,
   type BackpackItem,
   type CompletionSummary,
+  type LedgerRecords,
   type LedgerState,
   type LedgerStore,
   MemoryLedgerStore,
@@ -324,6 +327,12 @@ export class SubtaskLedger {
   #saving: Promise<void> | undefined
   #pending: Batch | undefined
   #failed: unknown
+  /** The store's record-by-record writes, when it is shared by several processes. */
+  readonly #records: LedgerRecords | undefined
+  /** With records: settles once the store is known to be this ledger's; writes chain on it, in call order. */
+  #recordsReady: Promise<void> | undefined
+  /** With records: the writes not settled yet (`refresh` waits for them). */
+  readonly #writing = new Set<Promise<unknown>>()
 
   /**
    * An empty ledger in `options.store` (memory by default). A store that already holds a
@@ -337,8 +346,18 @@ export class SubtaskLedger {
       throw typeError('constructor', 'options.store', 'a LedgerStore (FileLedgerStore, MemoryLedgerStore or an object with load and save)', store)
     }
     this.store = store as LedgerStore
+    this.#records = this.store.records
     this.notesTokens = count('constructor', 'options.notesTokens', o.notesTokens, DEFAULT_NOTES_TOKENS)
-    this.backpack = new Backpack(count('constructor', 'options.backpackTokens', o.backpackTokens, DEFAULT_BACKPACK_TOKENS), () => this.#persist())
+    const records = this.#records
+    const writer: BackpackWriter = records
+      ? {
+          shared: true,
+          put: (item) => this.#write((r) => r.putBackpackItem(item)),
+          remove: (id) => this.#write((r) => r.removeBackpackItem(id)).then(() => {}),
+          clear: () => this.#write((r) => r.clearBackpack()),
+        }
+      : { shared: false, put: () => this.#persist(), remove: () => this.#persist(), clear: () => this.#persist() }
+    this.backpack = new Backpack(count('constructor', 'options.backpackTokens', o.backpackTokens, DEFAULT_BACKPACK_TOKENS), writer)
     this.#owned = o.store === undefined
   }
 
@@ -349,6 +368,27 @@ export class SubtaskLedger {
     if (state) ledger.#restore(state)
     ledger.#owned = true
     return ledger
+  }
+
+  /**
+   * Reads the store again and replaces what this ledger holds with it: with a store that
+   * several processes share (`RedisLedgerStore`), what the others recorded since `open`.
+   * Resolves once every change this ledger made before the call was written.
+   */
+  async refresh(): Promise<void> {
+    if (this.#records) await Promise.allSettled([...this.#writing])
+    else if (this.#saving) await this.#saving.catch(() => {})
+    const state = await this.store.load()
+    this.#completions = []
+    this.#bySubtask = new Map()
+    this.#summaryIndex = new native.RelevanceIndex()
+    this.#artifacts = []
+    this.#byDoc = new Map()
+    this.#artifactIndex = new native.RelevanceIndex()
+    this.backpack._restore([])
+    this.#setNotes('')
+    if (state) this.#restore(state)
+    this.#owned = true
   }
 
   #restore(state: LedgerState): void {
@@ -381,7 +421,7 @@ export class SubtaskLedger {
       })
       this.#addCompletion(summary)
       return summary
-    })
+    }, (r, summary) => r.putCompletion(summary))
   }
 
   #addCompletion(summary: CompletionSummary): void {
@@ -447,7 +487,31 @@ export class SubtaskLedger {
 
   /** Records a typed artifact; resolves to it, with the id the ledger gave it. */
   recordArtifact(artifact: ArtifactInput): Promise<Artifact> {
+    if (this.#records) {
+      // A shared store gives the id (unique across processes): the artifact is added here once it has.
+      let input: Omit<Artifact, 'id'>
+      try {
+        input = this.#artifactInput(artifact)
+      } catch (error) {
+        return Promise.reject(error)
+      }
+      return this.#write((r) => r.addArtifact(input)).then((stored) => {
+        const frozen = Object.freeze({ ...stored })
+        this.#addArtifact(frozen)
+        return frozen
+      })
+    }
     return this.#change(() => {
+      const stored: Artifact = Object.freeze({ id: `artifact-${this.#nextArtifact}`, ...this.#artifactInput(artifact) })
+      this.#nextArtifact++
+      this.#addArtifact(stored)
+      return stored
+    })
+  }
+
+  /** The artifact `recordArtifact` stores, without its id; throws on bad input. */
+  #artifactInput(artifact: ArtifactInput): Omit<Artifact, 'id'> {
+    {
       const m = 'recordArtifact'
       const a = object(m, 'artifact', artifact, false)
       if (!ARTIFACT_TYPES.includes(a.type as ArtifactType)) {
@@ -456,18 +520,14 @@ export class SubtaskLedger {
         throw new RangeError(`SubtaskLedger.${m}: \`artifact.type\` must be ${expected}, got '${a.type}'`)
       }
       if (a.relevance === undefined) throw typeError(m, 'artifact.relevance', 'a number from 0 to 1', a.relevance)
-      const stored: Artifact = Object.freeze({
-        id: `artifact-${this.#nextArtifact}`,
+      return {
         type: a.type as ArtifactType,
         content: text(m, 'artifact.content', a.content, { nonEmpty: true }),
         relevance: fraction(m, 'artifact.relevance', a.relevance, 0),
         subtaskId: text(m, 'artifact.subtaskId', a.subtaskId, { nonEmpty: true }),
         recordedAt: new Date().toISOString(),
-      })
-      this.#nextArtifact++
-      this.#addArtifact(stored)
-      return stored
-    })
+      }
+    }
   }
 
   #addArtifact(artifact: Artifact): void {
@@ -563,7 +623,8 @@ export class SubtaskLedger {
         )
       }
       this.#setNotes(markdown)
-    })
+      return updated
+    }, (r, updated) => r.putNote(updated.section, updated.content)).then(() => {})
   }
 
   /** Removes a notes section; resolves to whether it was there. */
@@ -575,8 +636,8 @@ export class SubtaskLedger {
       const kept = sections.filter((s) => s.section !== name)
       if (kept.length === sections.length) return false
       this.#setNotes(renderNotes(kept))
-      return true
-    })
+      return name
+    }, (r, name) => (name === false ? Promise.resolve(false) : r.removeNote(name))).then((name) => name !== false)
   }
 
   #setNotes(markdown: string): void {
@@ -703,15 +764,47 @@ export class SubtaskLedger {
     }
   }
 
-  /** Applies `apply` now (throwing rejects, nothing changed) and resolves once it is saved. */
-  #change<T>(apply: () => T): Promise<T> {
+  /**
+   * Applies `apply` now (throwing rejects, nothing changed) and resolves once it is saved:
+   * with `save`, or with a shared store by `record` (the one record the change touched).
+   */
+  #change<T>(apply: () => T, record?: (records: LedgerRecords, value: T) => Promise<unknown>): Promise<T> {
     let value: T
     try {
       value = apply()
     } catch (error) {
       return Promise.reject(error)
     }
+    if (this.#records && record) return this.#write((r) => record(r, value)).then(() => value)
     return this.#persist().then(() => value)
+  }
+
+  /**
+   * One record-by-record write, issued after the check that the store is this ledger's
+   * (once) and after the writes called before it: a connection keeps their order.
+   */
+  #write<T>(write: (records: LedgerRecords) => Promise<T>): Promise<T> {
+    if (this.#failed !== undefined) return Promise.reject(this.#failed)
+    const records = this.#records!
+    this.#recordsReady ??= this.#owned ? Promise.resolve() : this.#checkOwned()
+    const done = this.#recordsReady.then(() => write(records))
+    this.#writing.add(done)
+    const settled = () => void this.#writing.delete(done)
+    done.then(settled, settled)
+    return done
+  }
+
+  /** A new ledger in a store that already holds one would overwrite it: refuse. */
+  async #checkOwned(): Promise<void> {
+    if (this.#owned) return
+    const existing = await this.store.load()
+    if (existing && (existing.completions.length || existing.artifacts.length || existing.backpack.length || existing.notes.trim())) {
+      this.#failed = new Error(
+        `SubtaskLedger: the store (${this.store.description}) already holds a ledger, which a new one would overwrite; load it with \`await SubtaskLedger.open(store)\``,
+      )
+      throw this.#failed
+    }
+    this.#owned = true
   }
 
   /**
@@ -731,17 +824,7 @@ export class SubtaskLedger {
     this.#pending = undefined
     const state = this.#state()
     this.#saving = (async () => {
-      if (!this.#owned) {
-        // A new ledger in a store that already holds one would overwrite it: refuse.
-        const existing = await this.store.load()
-        if (existing && (existing.completions.length || existing.artifacts.length || existing.backpack.length || existing.notes.trim())) {
-          this.#failed = new Error(
-            `SubtaskLedger: the store (${this.store.description}) already holds a ledger, which a new one would overwrite; load it with \`await SubtaskLedger.open(store)\``,
-          )
-          throw this.#failed
-        }
-        this.#owned = true
-      }
+      await this.#checkOwned()
       await this.store.save(state)
     })()
       .then(current.resolve, current.reject)
@@ -769,17 +852,26 @@ function freezeCompletion(c: CompletionSummary): CompletionSummary {
   })
 }
 
+/** How a backpack's changes reach the store: the whole state saved, or one record written (a shared store). */
+interface BackpackWriter {
+  /** A shared store: item ids are random (`item-` and 12 hex digits), so that processes do not collide. */
+  readonly shared: boolean
+  put(item: BackpackItem): Promise<void>
+  remove(id: string): Promise<void>
+  clear(): Promise<void>
+}
+
 /** The items every subtask gets, bounded in exact `o200k_base` tokens. */
 export class Backpack {
   readonly capacity: number
   #items: BackpackItem[] = []
   #next = 1
-  readonly #persist: () => Promise<void>
+  readonly #writer: BackpackWriter
 
   /** @internal */
-  constructor(capacity: number, persist: () => Promise<void>) {
+  constructor(capacity: number, writer: BackpackWriter) {
     this.capacity = capacity
-    this.#persist = persist
+    this.#writer = writer
   }
 
   /** @internal */
@@ -816,7 +908,8 @@ export class Backpack {
       const m = 'backpack.add'
       text(m, 'content', content, { nonEmpty: true })
       const o = object(m, 'options', options, true)
-      const id = o.id === undefined || o.id === null ? `item-${this.#next}` : text(m, 'options.id', o.id, { nonEmpty: true })
+      const generated = this.#writer.shared ? `item-${randomBytes(6).toString('hex')}` : `item-${this.#next}`
+      const id = o.id === undefined || o.id === null ? generated : text(m, 'options.id', o.id, { nonEmpty: true })
       const tokens = native.countTokens(content)
       const replaced = this.#items.find((b) => b.id === id)
       const free = this.capacity - this.used + (replaced?.tokens ?? 0)
@@ -828,7 +921,7 @@ export class Backpack {
     } catch (error) {
       return Promise.reject(error)
     }
-    return this.#persist().then(() => item)
+    return this.#writer.put(item).then(() => item)
   }
 
   /** Removes an item; resolves to whether it was there. */
@@ -837,12 +930,12 @@ export class Backpack {
     const before = this.#items.length
     this.#items = this.#items.filter((b) => b.id !== id)
     const removed = this.#items.length < before
-    return removed ? this.#persist().then(() => true) : Promise.resolve(false)
+    return removed ? this.#writer.remove(id).then(() => true) : Promise.resolve(false)
   }
 
   /** Empties the backpack. */
   clear(): Promise<void> {
     this.#items = []
-    return this.#persist()
+    return this.#writer.clear()
   }
 }

@@ -2,6 +2,7 @@
 // Each spawn is isolated from the others: one that fails, hangs or aborts resolves its own
 // outcome and the rest go on. The batch's signal aborts what is still running and what
 // has not started. The parent thread is prepared once for the whole batch.
+import { randomUUID } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
 
 import type { SubagentConfig } from '../index.js'
@@ -18,9 +19,18 @@ import {
   type SubagentOutcome,
 } from './spawn.js'
 import { type BatchCacheMetrics, batchCacheMetrics, PromptBatch } from './prompt-cache.js'
+import type { SpawnExecutor } from './executor.js'
 
-export interface SpawnParallelOptions extends SpawnOptions {
-  /** Subagents running at once (isolation, `run` and filtering). @default 4 */
+/** What every `spawnParallel` takes, wherever `run` is called. */
+export interface SpawnParallelBaseOptions extends Omit<SpawnOptions, 'run'> {
+  /**
+   * With `executor`: the batch's id (letters, digits, `_`, `-`, `.`). A spawn's job is
+   * named by it and its position, so a parent restarted with the same `batchId` collects
+   * the outcomes of runs already finished instead of running them again.
+   * @default a random UUID
+   */
+  batchId?: string
+  /** Subagents running at once (isolation, `run` and filtering). @default 4, or with `executor` Infinity (the workers' concurrency bounds the runs) */
   concurrency?: number
   /**
    * With `fullThreadContext`: give each subagent the other configs' tasks (id and text)
@@ -32,6 +42,26 @@ export interface SpawnParallelOptions extends SpawnOptions {
   /** Called as each outcome arrives (in completion order), with its input index. What it throws is ignored. */
   onOutcome?: (outcome: SubagentOutcome, index: number) => void
 }
+
+/** `spawnParallel` calling `run` in this process. */
+export interface InProcessParallelOptions extends SpawnParallelBaseOptions {
+  /** The caller's model call. */
+  run: SpawnOptions['run']
+  executor?: undefined
+}
+
+/** `spawnParallel` with the runs elsewhere: `run` is the workers' (`startSubagentWorker`). */
+export interface ExecutorParallelOptions extends SpawnParallelBaseOptions {
+  /**
+   * Runs each spawn's `run` elsewhere, e.g. on worker processes (`SubagentQueue` of
+   * `subagent-context/bullmq`). The parent still isolates, renders the prompts, filters
+   * the results and records the ledger's completions.
+   */
+  executor: SpawnExecutor
+  run?: undefined
+}
+
+export type SpawnParallelOptions = InProcessParallelOptions | ExecutorParallelOptions
 
 /** Totals over a batch (with its prompt-cache figures). */
 export interface ParallelMetrics extends BatchCacheMetrics {
@@ -80,9 +110,25 @@ export async function spawnParallel(configs: readonly SubagentConfig[], options:
     throw Object.assign(new TypeError(`${fn}: \`configs\` must be an array of SubagentConfig`), { code: 'ERR_INVALID_ARG_TYPE' })
   }
   const heads = configs.map((c, i) => checkConfig(fn, c, `configs[${i}]`))
-  const checked = checkOptions(fn, options)
+  const executor = (options as SpawnParallelOptions | undefined)?.executor
+  if (executor !== undefined && executor !== null && (typeof executor !== 'object' || typeof executor.execute !== 'function')) {
+    throw Object.assign(new TypeError(`${fn}: \`options.executor\` must be a SpawnExecutor (an object with \`execute\`, e.g. a SubagentQueue)`), {
+      code: 'ERR_INVALID_ARG_TYPE',
+    })
+  }
+  const remoteRun: SpawnOptions['run'] = () => {
+    throw new Error(`${fn}: \`run\` is called by the executor's workers`)
+  }
+  const checked = checkOptions(fn, executor && (options as SpawnParallelOptions).run === undefined ? { ...options, run: remoteRun } : options)
   const o = options as SpawnParallelOptions
-  const concurrency = o.concurrency ?? 4
+  const batchId = o.batchId ?? randomUUID()
+  if (typeof batchId !== 'string' || !/^[A-Za-z0-9_.-]{1,200}$/.test(batchId)) {
+    const E = typeof batchId === 'string' ? RangeError : TypeError
+    throw Object.assign(new E(`${fn}: \`options.batchId\` must be 1 to 200 letters, digits, \`_\`, \`-\` or \`.\`, got ${JSON.stringify(batchId)}`), {
+      code: typeof batchId === 'string' ? 'ERR_OUT_OF_RANGE' : 'ERR_INVALID_ARG_TYPE',
+    })
+  }
+  const concurrency = o.concurrency ?? (executor ? Infinity : 4)
   if (concurrency !== Infinity && (typeof concurrency !== 'number' || !Number.isInteger(concurrency) || concurrency < 1)) {
     const E = typeof concurrency === 'number' ? RangeError : TypeError
     throw Object.assign(new E(`${fn}: \`options.concurrency\` must be a whole number ≥ 1 or Infinity, got ${String(concurrency)}`), {
@@ -93,7 +139,8 @@ export async function spawnParallel(configs: readonly SubagentConfig[], options:
     throw Object.assign(new TypeError(`${fn}: \`options.onOutcome\` must be a function`), { code: 'ERR_INVALID_ARG_TYPE' })
   }
   const siblings = o.siblings ?? true
-  return runBatch(fn, configs, heads, checked, { concurrency, siblings, onOutcome: o.onOutcome })
+  const remote = executor ? (index: number) => ({ executor, batchId, index }) : undefined
+  return runBatch(fn, configs, heads, checked, { concurrency, siblings, onOutcome: o.onOutcome, ...(remote && { remote }) })
 }
 
 /** The batch after its arguments were checked (shared with the contracts). */
@@ -107,12 +154,15 @@ export async function runBatch(
     siblings,
     onOutcome,
     optionsFor,
+    remote,
   }: {
     concurrency: number
     siblings: boolean
     onOutcome?: (outcome: SubagentOutcome, index: number) => void
     /** Options of one spawn when they differ (the contracts' limits); the batch's signal replaces theirs. */
     optionsFor?: (index: number) => CheckedSpawnOptions
+    /** Where each spawn's `run` is called, when not here. */
+    remote?: (index: number) => NonNullable<CheckedSpawnOptions['remote']>
   },
 ): Promise<ParallelResult> {
   const started = performance.now()
@@ -127,7 +177,10 @@ export async function runBatch(
   const thread = configs.length > 1 ? await prepared(checked, batch.signal) : checked.thread
   const prompts = new PromptBatch(configs, heads, checked.prompt) // the shared part, rendered once
   const inner: CheckedSpawnOptions = { ...checked, thread, signal: batch.signal, prompts }
-  const optionsOf = (i: number): CheckedSpawnOptions => (optionsFor ? { ...optionsFor(i), thread, signal: batch.signal, prompts } : inner)
+  const optionsOf = (i: number): CheckedSpawnOptions => {
+    const base = optionsFor ? { ...optionsFor(i), thread, signal: batch.signal, prompts } : inner
+    return remote ? { ...base, remote: remote(i) } : base
+  }
 
   const outcomes: SubagentOutcome[] = new Array(configs.length)
   let next = 0

@@ -8,6 +8,7 @@ import { type SubtaskLedger } from './ledger.js'
 import { type AnyMessage } from './messages.js'
 import { fail, optionalObject, range, whole } from './args.js'
 import { type Citation } from './filter.js'
+import type { SpawnExecutor } from './executor.js'
 import { type CheckedPromptOptions, checkPromptOptions, type PromptCacheInfo, type PromptCacheOptions, type PromptRenderer } from './prompt-cache.js'
 
 /** What the package enforces around a subagent's run, and hands to `run` as well. */
@@ -215,6 +216,8 @@ export interface CheckedSpawnOptions {
   prompt: CheckedPromptOptions
   /** The batch's renderer, when the spawn is one of a batch. */
   prompts?: PromptRenderer
+  /** Where `run` is called when not here (`spawnParallel`'s `executor`), and the spawn's place in its batch. */
+  remote?: { executor: SpawnExecutor; batchId: string; index: number }
 }
 
 export function checkOptions(fn: string, options: unknown, prefix = 'options'): CheckedSpawnOptions {

@@ -9,7 +9,7 @@ import * as native from '../index.js'
 import type { Encoding, SubagentConfig, SubagentContext } from '../index.js'
 import { createIsolatedContextAsync } from './isolate.js'
 import { parseCompletionSummary, type SubtaskLedger } from './ledger.js'
-import { toNativeMessages } from './messages.js'
+import { type AnyMessage, toNativeMessages } from './messages.js'
 import { describe, whole } from './args.js'
 import { sanitize } from './sanitize.js'
 import { type Citation, filterSubagentResult } from './filter.js'
@@ -30,6 +30,8 @@ import {
 } from './spawn-options.js'
 import { headlineSummary, type Normalized, normalize, resultText, SUMMARY_FORM } from './spawn-result.js'
 import { guardListeners } from './spawn-signal.js'
+import { raceCall } from './spawn-race.js'
+import type { RemoteAnswer } from './executor.js'
 
 // ---------------------------------------------------------------------------------------------
 
@@ -227,21 +229,54 @@ export async function spawnChecked(
     })
     await rendered.ready(controller.signal)
     runStarted = performance.now()
-    const answer = await raceRun(o.run, input, controller.signal)
+    const remote = o.remote
+    const answer = remote
+      ? await raceCall(
+          () =>
+            remote.executor.execute(
+              {
+                batchId: remote.batchId,
+                index: remote.index,
+                taskId,
+                prompt,
+                context,
+                limits,
+                cache: { sharedPrefix: rendered.cache.sharedPrefix, sharedPrefixTokens: rendered.cache.sharedPrefixTokens, key: rendered.cache.key },
+              },
+              signal,
+            ),
+          controller.signal,
+        )
+      : await raceCall(() => o.run(input), controller.signal)
     runEnded = performance.now()
     rendered.cache.responseStarted() // its run has ended: siblings held for it go on
     metrics.iterations = steps
     if ('aborted' in answer || controller.signal.aborted) return finish(abortedFailure())
     if ('error' in answer) {
       const blocked = answer.error instanceof SubagentBlockedError
-      return finish({ reason: blocked ? 'blocked' : 'threw', message: errorMessage(answer.error) })
+      const where = remote ? 'the executor failed: ' : ''
+      return finish({ reason: blocked ? 'blocked' : 'threw', message: `${where}${errorMessage(answer.error)}` })
     }
 
     let normalized: Normalized
-    try {
-      normalized = normalize(answer.value)
-    } catch (error) {
-      normalized = { ok: false, reason: 'invalid-result', message: `reading the result threw: ${errorMessage(error)}` }
+    if (remote) {
+      // The worker ran `run` and read its answer; the parent filters it and records it.
+      const reply = answer.value as RemoteAnswer
+      metrics.iterations = reply.iterations
+      if (reply.kind === 'failed') return finish({ reason: reply.reason, message: reply.message })
+      normalized = {
+        ok: true,
+        value: reply.value as string | AnyMessage[] | { content: string },
+        ...(reply.usage !== undefined && { usage: reply.usage }),
+        ...(reply.steps !== undefined && { steps: reply.steps }),
+      }
+      steps = reply.iterations
+    } else {
+      try {
+        normalized = normalize(answer.value)
+      } catch (error) {
+        normalized = { ok: false, reason: 'invalid-result', message: `reading the result threw: ${errorMessage(error)}` }
+      }
     }
     if (!normalized.ok) return finish({ reason: normalized.reason, message: normalized.message })
     if (normalized.steps !== undefined) metrics.iterations = Math.max(steps, normalized.steps)
@@ -305,35 +340,6 @@ function ledgerBlock(o: CheckedSpawnOptions, task: string): { text: string; toke
   } catch (error) {
     return { text: '', tokens: 0, error: `contextFor: ${errorMessage(error)}` }
   }
-}
-
-/** `run(input)` raced against `signal`: whichever comes first decides. */
-function raceRun(
-  run: CheckedSpawnOptions['run'],
-  input: SubagentRunInput,
-  signal: AbortSignal,
-): Promise<{ value: unknown } | { error: unknown } | { aborted: true }> {
-  return new Promise((resolve) => {
-    let done = false
-    const settle = (r: { value: unknown } | { error: unknown } | { aborted: true }) => {
-      if (done) return
-      done = true
-      signal.removeEventListener('abort', onAbort)
-      resolve(r)
-    }
-    const onAbort = () => settle({ aborted: true })
-    if (signal.aborted) return settle({ aborted: true })
-    signal.addEventListener('abort', onAbort)
-    // `then` on a resolved promise: a synchronous throw in `run`, or a thenable whose
-    // `then` throws, becomes a rejection here; both handlers are attached at once, so
-    // a late rejection is never unhandled.
-    Promise.resolve()
-      .then(() => run(input))
-      .then(
-        (value) => settle({ value }),
-        (error) => settle({ error }),
-      )
-  })
 }
 
 /** Records the subtask's completion in the ledger; the error's text when that fails. */

@@ -28,7 +28,7 @@ try {
   restore()
 }
 const files = packed.files.map((f) => f.path)
-for (const required of ['index.js', 'index.d.ts', 'dist/index.js', 'dist/index.d.ts']) {
+for (const required of ['index.js', 'index.d.ts', 'dist/index.js', 'dist/index.d.ts', 'dist/fleet/bullmq.js', 'dist/fleet/bullmq.d.ts']) {
   if (!files.includes(required)) throw new Error(`the packed tarball lacks ${required}`)
 }
 if (!files.some((f) => f.endsWith('.node'))) throw new Error('the packed tarball lacks the native addon')
