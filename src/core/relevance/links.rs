@@ -200,18 +200,23 @@ fn opening_name(sentence: &str) -> Option<&str> {
   for word in t.split(' ') {
     let start = at;
     at += word.len() + 1;
-    let bare = word.trim_end_matches([',', ';', ':', '.']);
+    let trimmed = word.trim_end_matches([',', ';', ':', '.']);
+    // A nickname in quotes stands inside the name (`Gregor "Gore" Verbinski`).
+    let bare = match trimmed.strip_prefix('"').and_then(|b| b.strip_suffix('"')) {
+      Some(nick) if !nick.is_empty() && !nick.contains('"') => nick,
+      _ => trimmed,
+    };
     if bare
       .chars()
       .next()
       .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
     {
-      name_end = start + bare.len();
+      name_end = start + trimmed.len();
     } else if !NAME_CONNECTORS.contains(&bare) {
       break;
     }
     // Punctuation after a word ends the name.
-    if bare.len() != word.len() {
+    if trimmed.len() != word.len() {
       break;
     }
   }
@@ -226,16 +231,24 @@ pub(super) fn lead_titles(lead: &str) -> Vec<String> {
   let Some(name) = lead_title(lead) else {
     return Vec::new();
   };
+  let name = name.replace('"', "");
   // A title written as one (bold, before a dash) is said as written.
-  if opening_name(lead).is_none_or(|opening| title(opening) != name) {
+  if opening_name(lead).is_none_or(|opening| title(opening).replace('"', "") != name) {
     return vec![name];
   }
   let words: Vec<&str> = name.split(' ').filter(|w| !NAME_CONNECTORS.contains(w)).collect();
   let mut names = vec![name.clone()];
-  if let [first, .., second_last, last] = words[..] {
+  if let [.., last] = words[..] {
     if words.len() >= SHORTENED_NAME_WORDS {
-      names.push(format!("{second_last} {last}"));
-      names.push(format!("{first} {last}"));
+      // Any earlier word with the last: a middle name or a rank dropped ("Colonel
+      // Patrick John Mercer" is "Patrick Mercer").
+      let mut short: Vec<String> = words[..words.len() - 1]
+        .iter()
+        .rev()
+        .map(|w| format!("{w} {last}"))
+        .collect();
+      short.dedup();
+      names.extend(short);
     }
   }
   names
@@ -313,6 +326,19 @@ mod tests {
       ["harvey lawrence pekar", "lawrence pekar", "harvey pekar"]
     );
     assert_eq!(lead_titles("Bank of America is a bank."), ["bank of america"]);
+    assert_eq!(
+      lead_titles("Colonel Patrick John Mercer, OBE (born 1956) is an author."),
+      [
+        "colonel patrick john mercer",
+        "john mercer",
+        "patrick mercer",
+        "colonel mercer"
+      ]
+    );
+    assert_eq!(
+      lead_titles("Gregor \"Gore\" Verbinski (born 1964) is a film director."),
+      ["gregor gore verbinski", "gore verbinski", "gregor verbinski"]
+    );
     assert_eq!(
       lead_title("Lucius Verus (Latin: \"Lucius Aurelius Verus\"; 130 – 169) was co-emperor.").as_deref(),
       Some("lucius verus")
