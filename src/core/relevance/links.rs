@@ -223,10 +223,9 @@ fn opening_name(sentence: &str) -> Option<&str> {
   (name_end > 0).then(|| &t[..name_end])
 }
 
-/// The ways text names what a paragraph leads with (`lead_title`): the name, and for a
-/// name of three words or more (connectors aside), its last two words and its first and last word, as
-/// people and things are named short ("Harvey Lawrence Pekar" is "Harvey Pekar",
-/// "Priscilla Denise Levertov" is "Denise Levertov").
+/// The ways text names what a paragraph leads with (`lead_title`): the name and the other
+/// names its lead sentence gives (`aliases`), each with its short forms (`shortened`), as
+/// people and things are named short ("Harvey Lawrence Pekar" is "Harvey Pekar").
 pub(super) fn lead_titles(lead: &str) -> Vec<String> {
   let Some(name) = lead_title(lead) else {
     return Vec::new();
@@ -236,6 +235,20 @@ pub(super) fn lead_titles(lead: &str) -> Vec<String> {
   if opening_name(lead).is_none_or(|opening| title(opening).replace('"', "") != name) {
     return vec![name];
   }
+  let mut names = shortened(name);
+  for alias in aliases(lead) {
+    for n in shortened(alias) {
+      if !names.contains(&n) {
+        names.push(n);
+      }
+    }
+  }
+  names
+}
+
+/// A name and its short forms: for a name of three words or more (connectors aside), any
+/// earlier word with its last.
+fn shortened(name: String) -> Vec<String> {
   let words: Vec<&str> = name.split(' ').filter(|w| !NAME_CONNECTORS.contains(w)).collect();
   let mut names = vec![name.clone()];
   if let [.., last] = words[..] {
@@ -253,6 +266,52 @@ pub(super) fn lead_titles(lead: &str) -> Vec<String> {
   }
   names
 }
+
+/// The other names a lead sentence gives its subject: what follows "known as", "stage
+/// name", "also called" and the like ("Hirdesh Singh, better known by his stage name Yo
+/// Yo Honey Singh" is also "Yo Yo Honey Singh").
+fn aliases(lead: &str) -> Vec<String> {
+  let mut out = Vec::new();
+  for marker in ALIAS_MARKERS {
+    for (at, _) in lead.match_indices(marker) {
+      let mut rest = &lead[at + marker.len()..];
+      // "known by his stage name X", "known by the acronym X".
+      if marker.ends_with("by ") {
+        match rest
+          .get(..MAX_ALIAS_PREAMBLE)
+          .and_then(|r| r.find(" name ").or_else(|| r.find(" acronym ")))
+        {
+          Some(k) => rest = rest[k + 1..].split_once(' ').map_or("", |(_, r)| r),
+          None => continue,
+        }
+      }
+      let rest = rest.trim_start_matches(['"', '\'', '“', ' ']);
+      if let Some(name) = opening_name(rest) {
+        let name = title(&name.replace('"', ""));
+        if name.chars().filter(|c| c.is_alphanumeric()).count() >= 2 && !out.contains(&name) {
+          out.push(name);
+        }
+      }
+    }
+  }
+  out
+}
+
+/// What introduces another name of a lead's subject.
+const ALIAS_MARKERS: [&str; 8] = [
+  "known as ",
+  "known by ",
+  "also called ",
+  "operating as ",
+  "also spelled ",
+  "pen name ",
+  "stage name ",
+  "ring name ",
+];
+
+/// How far after "known by" the word "name" or "acronym" is sought ("known by his
+/// shortened name").
+const MAX_ALIAS_PREAMBLE: usize = 40;
 
 /// A name this long or longer is also named by its last two words and by its first and
 /// last: two words still tell one thing from another, one word rarely does.
@@ -346,6 +405,20 @@ mod tests {
     assert_eq!(
       lead_title("Monica Seles ( ; Hungarian: \"Szeles Mónika\") is a player.").as_deref(),
       Some("monica seles")
+    );
+    assert_eq!(
+      lead_titles(
+        "Hirdesh Singh (born 1983), better known by his stage name Yo Yo Honey Singh, is a rapper."
+      ),
+      ["hirdesh singh", "yo yo honey singh", "honey singh", "yo singh"]
+    );
+    assert!(
+      lead_titles("Cielos del Sur S.A., operating as Austral Líneas Aéreas, is an airline.")
+        .contains(&"austral líneas aéreas".to_owned())
+    );
+    assert_eq!(
+      lead_titles("Ed Wood is known as the worst director."),
+      ["ed wood"]
     );
     assert_eq!(lead_title("It was dissolved in 2010."), None);
     assert_eq!(lead_title("This was dissolved in 2010."), None);
