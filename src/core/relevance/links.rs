@@ -246,13 +246,16 @@ pub(super) fn lead_titles(lead: &str) -> Vec<String> {
   names
 }
 
-/// A name and its short forms: for a name of three words or more (connectors aside), any
+/// A name and its short forms: for a name of three words or more and no connectors, any
 /// earlier word with its last.
 fn shortened(name: String) -> Vec<String> {
-  let words: Vec<&str> = name.split(' ').filter(|w| !NAME_CONNECTORS.contains(w)).collect();
+  let words: Vec<&str> = name.split(' ').collect();
   let mut names = vec![name.clone()];
+  // A name with connectors is the title of a thing ("The Stories of Vladimir Nabokov"),
+  // said whole; a person's is said short.
+  let connected = words.iter().any(|w| NAME_CONNECTORS.contains(w));
   if let [.., last] = words[..] {
-    if words.len() >= SHORTENED_NAME_WORDS {
+    if words.len() >= SHORTENED_NAME_WORDS && !connected {
       // Any earlier word with the last: a middle name or a rank dropped ("Colonel
       // Patrick John Mercer" is "Patrick Mercer").
       let mut short: Vec<String> = words[..words.len() - 1]
@@ -275,6 +278,13 @@ fn aliases(lead: &str) -> Vec<String> {
   for marker in ALIAS_MARKERS {
     for (at, _) in lead.match_indices(marker) {
       let mut rest = &lead[at + marker.len()..];
+      // "known professionally as X".
+      if marker == "known " {
+        match rest.split_once(' ') {
+          Some((_, after)) if after.starts_with("as ") => rest = &after[3..],
+          _ => continue,
+        }
+      }
       // "known by his stage name X", "known by the acronym X".
       if marker.ends_with("by ") {
         match rest
@@ -298,8 +308,9 @@ fn aliases(lead: &str) -> Vec<String> {
 }
 
 /// What introduces another name of a lead's subject.
-const ALIAS_MARKERS: [&str; 8] = [
+const ALIAS_MARKERS: [&str; 9] = [
   "known as ",
+  "known ",
   "known by ",
   "also called ",
   "operating as ",
