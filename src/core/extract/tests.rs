@@ -1038,6 +1038,41 @@ fn a_thread_that_quotes_the_task_keeps_its_file_and_note() {
   assert!(e.text.contains("db.users.insert"), "{}", e.text);
 }
 
+/// A search whose query holds more than a name ("Ed Wood wikipedia") finds a page that
+/// opens with the name: the result is named by it too, so that the page another names is
+/// followed.
+#[test]
+fn a_result_is_named_by_its_lead_where_the_query_holds_more() {
+  let pages = [
+    (
+      "Ed Wood",
+      "Ed Wood is a 1994 American film directed by Tim Burton.",
+    ),
+    ("Tim Burton", "Tim Burton grew up in Burbank, California."),
+    ("Jane Doe", "Jane Doe was born in Ohio and is a stage actress."),
+    ("John Roe", "John Roe was born in Texas and is a film critic."),
+  ];
+  let mut thread = vec![Message::text("user", "Look these up.")];
+  for (i, (title, body)) in pages.iter().enumerate() {
+    let id = format!("c{i}");
+    let query = format!("{{\"q\":\"{title} wikipedia\",\"max_results\":1}}");
+    thread.push(call_message(&[(&id, "web_search", &query)]));
+    thread.push(result_message(&id, body));
+  }
+  let options = Options {
+    max_tokens: Some(70),
+    ..Options::default()
+  };
+  let e = extract_messages(
+    &thread,
+    "Where was the director of the film Ed Wood born?",
+    &options,
+    &Cancel::new(),
+  )
+  .unwrap();
+  assert!(e.text.contains("Burbank"), "{}", e.text);
+}
+
 /// A tool result is scored with its call: the call names what came back, as a heading
 /// names its section, even when the result itself never says it and when several calls
 /// stand before their results.

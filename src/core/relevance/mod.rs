@@ -154,7 +154,12 @@ pub fn scores_with(
       (names, naming)
     })
     .collect();
-  let title = distinctive_names(title);
+  let chosen = distinctive_names(title.clone());
+  let found = found_names(text, &index.folded, segments, &section_of, &span, &title, &chosen);
+  let mut title = chosen;
+  for (names, more) in title.iter_mut().zip(found) {
+    names.extend(more);
+  }
   // Titles the task names (the longest match: see `named_titles`).
   let named_by_task = named_titles(&query.text, &title);
   let mut relevance: Vec<f32> = (0..sections)
@@ -279,6 +284,84 @@ fn quoting_sections(
     }
   }
   quoting
+}
+
+/// The names a search's results are also known by. A tool result is named by its call;
+/// when its text never says the call's name, the call may hold more than the name of what
+/// it found (a search's query: "Ed Wood wikipedia"). The result is then also named as a
+/// paragraph is, by the name its first sentence opens with, where the call's name is that
+/// name, which no other call asks for, and words that calls asking for other things repeat
+/// (how the calls ask, not what they ask for). `calls` are every section's names as read,
+/// `chosen` the ones kept (`distinctive_names`).
+fn found_names(
+  text: &str,
+  folded: &str,
+  segments: &[Segment],
+  section_of: &[usize],
+  span: &[(usize, usize)],
+  calls: &[(Vec<String>, Naming)],
+  chosen: &[Vec<String>],
+) -> Vec<Vec<String>> {
+  let mut distinct: Vec<&String> = calls
+    .iter()
+    .filter(|(_, naming)| *naming == Naming::OneOf)
+    .flat_map(|(names, _)| names)
+    .collect();
+  distinct.sort_unstable();
+  distinct.dedup();
+  // How many different call names hold each word.
+  let mut words_of_calls: FxHashMap<&str, usize> = FxHashMap::default();
+  for name in distinct {
+    let mut words: Vec<&str> = name.split(' ').collect();
+    words.sort_unstable();
+    words.dedup();
+    for w in words {
+      *words_of_calls.entry(w).or_insert(0) += 1;
+    }
+  }
+  let calls_of = |w: &str| words_of_calls.get(w).copied().unwrap_or(0);
+  let asks_only_for = |call: &str, name: &str| {
+    name.split(' ').all(|w| calls_of(w) <= 1)
+      && name_spans(call, name).first().is_some_and(|&(at, end)| {
+        format!("{} {}", &call[..at], &call[end..])
+          .split(' ')
+          .filter(|w| !w.is_empty())
+          .all(|w| calls_of(w) > 1)
+      })
+  };
+  let leads: Vec<(Vec<String>, Naming)> = span
+    .iter()
+    .enumerate()
+    .map(|(k, &(first, end))| {
+      let lead = (segments[first].kind == Kind::Call)
+        .then(|| (first + 1..end).find(|&i| section_of[i] == k && segments[i].kind == Kind::Text))
+        .flatten();
+      let mut names = lead.map_or_else(Vec::new, |i| {
+        lead_titles(&text[segments[i].start..segments[i].end])
+      });
+      names.retain(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= MIN_TITLE_CHARS);
+      (names, Naming::AllOf)
+    })
+    .collect();
+  distinctive_names(leads)
+    .into_iter()
+    .enumerate()
+    .map(|(k, lead)| {
+      let (first, end) = span[k];
+      let said = |t: &String| {
+        (first + 1..end)
+          .filter(|&i| section_of[i] == k)
+          .any(|i| !name_spans(&folded[segments[i].start..segments[i].end], t).is_empty())
+      };
+      if lead.is_empty() || chosen[k].iter().any(said) {
+        return Vec::new();
+      }
+      lead
+        .into_iter()
+        .filter(|n| chosen[k].iter().any(|t| asks_only_for(t, n)))
+        .collect()
+    })
+    .collect()
 }
 
 /// How a section's candidate names name it.
