@@ -24,6 +24,11 @@ use unicode_security::confusable_detection::skeleton;
 /// The characters that are invisible to a reader, by Unicode property.
 const INVISIBLE: &str = r"[\p{Default_Ignorable_Code_Point}\p{Mn}\p{Me}]";
 
+/// The characters that read as a hyphen, by Unicode property: confusables.txt gives
+/// the longer dashes (`—`, `⸺`, `﹘`) prototypes other than `-`, but in a name they
+/// join words as a hyphen does.
+const DASH: &str = r"\p{Dash}";
+
 /// The ASCII punctuation a marker is built of: brackets, the closer's slash, and the
 /// separators that may stand between a name's letters.
 const PUNCTUATION: &str = "[]<>/";
@@ -52,6 +57,7 @@ fn bit(c: char) -> u64 {
 
 struct Data {
   invisible: Vec<(u32, u32)>,
+  dash: Vec<(u32, u32)>,
   /// Skeletons of the ASCII letters and digits (either case) and the mask of those
   /// that have each.
   prototypes: BTreeMap<String, u64>,
@@ -59,21 +65,24 @@ struct Data {
   punctuation: BTreeMap<String, char>,
 }
 
+fn contains(ranges: &[(u32, u32)], c: char) -> bool {
+  let c = c as u32;
+  ranges
+    .binary_search_by(|&(a, b)| {
+      if b < c {
+        std::cmp::Ordering::Less
+      } else if a > c {
+        std::cmp::Ordering::Greater
+      } else {
+        std::cmp::Ordering::Equal
+      }
+    })
+    .is_ok()
+}
+
 impl Data {
   fn is_invisible(&self, c: char) -> bool {
-    let c = c as u32;
-    self
-      .invisible
-      .binary_search_by(|&(a, b)| {
-        if b < c {
-          std::cmp::Ordering::Less
-        } else if a > c {
-          std::cmp::Ordering::Greater
-        } else {
-          std::cmp::Ordering::Equal
-        }
-      })
-      .is_ok()
+    contains(&self.invisible, c)
   }
 
   /// The letters an ASCII letter or digit reads as: itself, case-folded, and those that
@@ -113,6 +122,9 @@ impl Data {
         skeleton.chars().map(|c| self.ascii(c)).collect(),
       ));
     }
+    if contains(&self.dash, c) || nfkc.chars().all(|c| contains(&self.dash, c)) {
+      return Some(Reading::Punctuation('-'));
+    }
     None
   }
 }
@@ -122,12 +134,13 @@ enum Reading {
   Punctuation(char),
 }
 
-fn invisible_ranges() -> Vec<(u32, u32)> {
+/// The code point ranges of a Unicode property class, from regex-syntax's tables.
+fn ranges(pattern: &str) -> Vec<(u32, u32)> {
   let hir = regex_syntax::Parser::new()
-    .parse(INVISIBLE)
-    .expect("the invisible class parses");
+    .parse(pattern)
+    .expect("the class parses");
   let HirKind::Class(Class::Unicode(class)) = hir.kind() else {
-    panic!("{INVISIBLE} is not a Unicode class");
+    panic!("{pattern} is not a Unicode class");
   };
   class
     .ranges()
@@ -139,7 +152,8 @@ fn invisible_ranges() -> Vec<(u32, u32)> {
 /// Writes `readings.rs`.
 pub fn write(out: &Path) {
   let mut data = Data {
-    invisible: invisible_ranges(),
+    invisible: ranges(INVISIBLE),
+    dash: ranges(DASH),
     prototypes: BTreeMap::new(),
     punctuation: BTreeMap::new(),
   };

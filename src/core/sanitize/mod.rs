@@ -17,6 +17,8 @@
 use std::ops::Range;
 
 mod reading;
+#[cfg(test)]
+mod unicode_tests;
 
 use reading::{
   bit, entity, fold, is_candidate, is_invisible, is_separator, is_space, letters, raw, read, skip,
