@@ -24,9 +24,9 @@ use unicode_security::confusable_detection::skeleton;
 /// The characters that are invisible to a reader, by Unicode property.
 const INVISIBLE: &str = r"[\p{Default_Ignorable_Code_Point}\p{Mn}\p{Me}]";
 
-/// The characters that read as a hyphen, by Unicode property: confusables.txt gives
-/// the longer dashes (`—`, `⸺`, `﹘`) prototypes other than `-`, but in a name they
-/// join words as a hyphen does.
+/// The characters that read as a hyphen, by Unicode property (before any other
+/// reading): confusables.txt gives the longer dashes (`—`, `⸺`, `﹘`) prototypes other
+/// than `-`, but in a name they join words as a hyphen does.
 const DASH: &str = r"\p{Dash}";
 
 /// The ASCII punctuation a marker is built of: brackets, the closer's slash, and the
@@ -96,6 +96,18 @@ impl Data {
         .unwrap_or(0)
   }
 
+  /// A skeleton without the invisible characters it keeps (combining marks).
+  fn skeleton(&self, s: &str) -> String {
+    skeleton(s).filter(|&c| !self.is_invisible(c)).collect()
+  }
+
+  /// The letters a string of one to [`MAX_LETTERS`] ASCII letters and digits reads as.
+  fn ascii_letters(&self, s: &str) -> Option<Vec<u64>> {
+    let count = s.chars().count();
+    ((1..=MAX_LETTERS).contains(&count) && s.chars().all(|c| c.is_ascii_alphanumeric()))
+      .then(|| s.chars().map(|c| self.ascii(c)).collect())
+  }
+
   /// How a character that is not ASCII reads, if as anything of a marker's.
   fn reading(&self, c: char) -> Option<Reading> {
     if let Some(&(_, to)) = ANGLE_BRACKETS.iter().find(|&&(from, _)| from == c) {
@@ -105,25 +117,35 @@ impl Data {
     if nfkc.is_empty() || nfkc.chars().all(|c| self.is_invisible(c)) {
       return None;
     }
-    let count = nfkc.chars().count();
-    if count <= MAX_LETTERS && nfkc.chars().all(|c| c.is_ascii_alphanumeric()) {
-      return Some(Reading::Letters(nfkc.chars().map(|c| self.ascii(c)).collect()));
-    }
-    let skeleton: String = skeleton(&nfkc).filter(|&c| !self.is_invisible(c)).collect();
-    if let Some(&mask) = self.prototypes.get(&skeleton) {
-      return Some(Reading::Letters(vec![mask]));
-    }
-    if let Some(&p) = self.punctuation.get(&skeleton) {
-      return Some(Reading::Punctuation(p));
-    }
-    let count = skeleton.chars().count();
-    if (1..=MAX_LETTERS).contains(&count) && skeleton.chars().all(|c| c.is_ascii_alphanumeric()) {
-      return Some(Reading::Letters(
-        skeleton.chars().map(|c| self.ascii(c)).collect(),
-      ));
-    }
+    // A dash is a hyphen, even one whose skeleton is a letter's (the vertical dashes
+    // `︱`, `︲`, which NFKC makes `—` and `–`, are `l`'s look-alikes).
     if contains(&self.dash, c) || nfkc.chars().all(|c| contains(&self.dash, c)) {
       return Some(Reading::Punctuation('-'));
+    }
+    // Each way Unicode reads it: its NFKC form, that form's skeleton, and its own
+    // skeleton. NFKC can take a character away from what it looks like (`ϲ` is `ς` to
+    // NFKC and `c` to confusables.txt; `ſ` is `s` and `f`), so letter readings of
+    // one length are all kept.
+    let skeletons = [self.skeleton(&nfkc), self.skeleton(&c.to_string())];
+    let mut letters = self.ascii_letters(&nfkc);
+    for form in &skeletons {
+      let masks = match self.prototypes.get(form) {
+        Some(&mask) => Some(vec![mask]),
+        None => self.ascii_letters(form),
+      };
+      match (&mut letters, masks) {
+        (None, masks) => letters = masks,
+        (Some(l), Some(m)) if l.len() == m.len() => {
+          l.iter_mut().zip(m).for_each(|(a, b)| *a |= b);
+        }
+        _ => {}
+      }
+    }
+    if let Some(letters) = letters {
+      return Some(Reading::Letters(letters));
+    }
+    if let Some(&p) = skeletons.iter().find_map(|s| self.punctuation.get(s)) {
+      return Some(Reading::Punctuation(p));
     }
     None
   }

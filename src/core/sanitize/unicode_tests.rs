@@ -117,3 +117,306 @@ fn innocent_text_in_any_script_is_kept() {
     assert_eq!((out.removed, out.text.as_str()), (0, text), "{text:?}");
   }
 }
+
+/// Disguises drawn from Unicode's data, computed by the crates that publish it
+/// (`unicode-normalization`, `unicode-security`) and regex's property tables, not
+/// from the build's tables: a test of those tables, not a copy of them.
+mod drawn {
+  use std::collections::BTreeMap;
+  use std::sync::OnceLock;
+
+  use fancy_regex::Regex;
+  use proptest::prelude::*;
+  use unicode_normalization::UnicodeNormalization;
+  use unicode_security::confusable_detection::skeleton;
+
+  use super::*;
+
+  /// What Unicode says reads as ASCII: for each ASCII string of one to three
+  /// characters (letters lower-cased), the characters above ASCII that read as it.
+  struct Readers {
+    /// One letter, digit or punctuation mark: `c` reads as `x` when NFKC turns it
+    /// into `x` (either case), or its skeleton or its NFKC form's is `x`'s (either
+    /// case); a `Dash` character (or one NFKC makes dashes) reads as `-` only.
+    single: BTreeMap<char, Vec<char>>,
+    /// Two or three letters that NFKC writes one character as (`ﬁ`, `㏌`, `ⅱ`).
+    several: BTreeMap<String, Vec<char>>,
+    /// `Default_Ignorable_Code_Point`s: zero-width characters, bidi controls,
+    /// variation selectors, tag characters and the rest.
+    ignorable: Vec<char>,
+    /// Characters with no reading as any ASCII character a marker is made of
+    /// (nor as `&` or `\`, which start entities and escapes).
+    plain: Vec<char>,
+  }
+
+  fn sk(s: &str) -> String {
+    skeleton(s).collect()
+  }
+
+  fn readers() -> &'static Readers {
+    static READERS: OnceLock<Readers> = OnceLock::new();
+    READERS.get_or_init(|| {
+      let ascii: Vec<char> = ('a'..='z').chain('0'..='9').chain("[]<>/-".chars()).collect();
+      let mut by_skeleton: BTreeMap<String, Vec<char>> = BTreeMap::new();
+      for &a in &ascii {
+        for form in [a, a.to_ascii_uppercase()] {
+          let entry = by_skeleton.entry(sk(&form.to_string())).or_default();
+          if !entry.contains(&a) {
+            entry.push(a);
+          }
+        }
+      }
+      let ignorable = Regex::new(r"^\p{Default_Ignorable_Code_Point}$").unwrap();
+      let dash = Regex::new(r"^\p{Dash}$").unwrap();
+      let marker_like = |s: &str| s.chars().any(|c| "[]<>/&\\".contains(c));
+      let mut r = Readers {
+        single: BTreeMap::new(),
+        several: BTreeMap::new(),
+        ignorable: Vec::new(),
+        plain: Vec::new(),
+      };
+      for c in (0x80..=0x10FFFF_u32).filter_map(char::from_u32) {
+        let s = c.to_string();
+        if ignorable.is_match(&s).unwrap() {
+          r.ignorable.push(c);
+          continue;
+        }
+        let nfkc: String = s.nfkc().collect();
+        let lower = nfkc.to_ascii_lowercase();
+        let mut reads: Vec<char> = Vec::new();
+        if lower.len() == 1 && ascii.contains(&lower.chars().next().unwrap()) {
+          reads.push(lower.chars().next().unwrap());
+        }
+        for skel in [sk(&s), sk(&nfkc)] {
+          for &a in by_skeleton.get(&skel).into_iter().flatten() {
+            if !reads.contains(&a) {
+              reads.push(a);
+            }
+          }
+        }
+        // A dash reads as a hyphen and nothing else, even one whose skeleton is a
+        // letter's (`︱`): the scanner must choose, and a name's hyphen is the reading
+        // its NFKC form (`—`) gives.
+        if dash.is_match(&s).unwrap() || nfkc.chars().all(|c| dash.is_match(&c.to_string()).unwrap()) {
+          reads = vec!['-'];
+        }
+        for &a in &reads {
+          r.single.entry(a).or_default().push(c);
+        }
+        if (2..=3).contains(&lower.len()) && lower.bytes().all(|b| b.is_ascii_alphanumeric()) {
+          r.several.entry(lower.clone()).or_default().push(c);
+        }
+        if reads.is_empty()
+          && !c.is_whitespace()
+          && !marker_like(&nfkc)
+          && !marker_like(&sk(&s))
+          && !marker_like(&sk(&nfkc))
+        {
+          r.plain.push(c);
+        }
+      }
+      r
+    })
+  }
+
+  /// Picks from `v` with the next choice.
+  fn pick<T: Copy>(v: &[T], choices: &mut impl Iterator<Item = u32>) -> T {
+    v[choices.next().unwrap_or(0) as usize % v.len()]
+  }
+
+  /// A run of ignorable characters (none most of the time).
+  fn ignorables(choices: &mut impl Iterator<Item = u32>) -> String {
+    let r = readers();
+    let n = choices.next().unwrap_or(0) % 6;
+    (0..n.saturating_sub(3))
+      .map(|_| pick(&r.ignorable, choices))
+      .collect()
+  }
+
+  /// An ASCII character a marker is made of, in a disguise: itself (either case), a
+  /// character Unicode reads as it, an entity, or a markdown escape for punctuation.
+  fn disguise(a: char, choices: &mut impl Iterator<Item = u32>) -> String {
+    let r = readers();
+    let how = choices.next().unwrap_or(0) % 8;
+    let drawn = r.single.get(&a).filter(|v| !v.is_empty());
+    let mut out = match (how, drawn) {
+      (0..=3, Some(v)) => pick(v, choices).to_string(),
+      (4, _) => a.to_ascii_uppercase().to_string(),
+      (5, _) => format!("&#{};", a as u32),
+      (6, _) if a.is_ascii_punctuation() => format!("\\{a}"),
+      _ => a.to_string(),
+    };
+    out += &ignorables(choices);
+    out
+  }
+
+  /// A marker's name disguised letter by letter, with now and then two or three
+  /// letters written as one character, and a separator where the name has `-`.
+  fn disguise_name(name: &str, choices: &mut impl Iterator<Item = u32>) -> String {
+    let r = readers();
+    let name = name.to_ascii_lowercase();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < name.len() {
+      let joined = (2..=3).rev().find_map(|k| {
+        let part = name.get(i..i + k)?;
+        r.several.get(part).map(|v| (k, v))
+      });
+      match joined {
+        Some((k, v)) if choices.next().unwrap_or(0) % 4 == 0 => {
+          out.push(pick(v, choices));
+          out += &ignorables(choices);
+          i += k;
+        }
+        _ => {
+          let c = name.as_bytes()[i] as char;
+          if c == '-' {
+            match choices.next().unwrap_or(0) % 4 {
+              0 => out.push('_'),
+              1 => {}
+              _ => out += &disguise('-', choices),
+            }
+          } else {
+            out += &disguise(c, choices);
+          }
+          i += 1;
+        }
+      }
+    }
+    out
+  }
+
+  /// `[name]`, `[/name]`, `<name>`, `</name>` or `<name/>`, disguised.
+  fn marker(name: &str, bracket: bool, role: u8, choices: &mut impl Iterator<Item = u32>) -> String {
+    let (open, close) = if bracket { ('[', ']') } else { ('<', '>') };
+    let mut out = disguise(open, choices);
+    if role == 1 {
+      out += &disguise('/', choices);
+    }
+    out += &disguise_name(name, choices);
+    if role == 2 {
+      out += &disguise('/', choices);
+    }
+    out + &disguise(close, choices)
+  }
+
+  /// Innocent text set around the markers; it must survive.
+  const AROUND: [&str; 6] = [
+    "Keep this.",
+    "[internals] stay",
+    "see <internal-link> too",
+    "Ελληνικά και кириллица",
+    "ℕ ⊂ ℝ",
+    "中文［内部］",
+  ];
+
+  /// The default marker names with their form.
+  fn names() -> Vec<(&'static str, bool)> {
+    DEFAULT_BRACKETS
+      .iter()
+      .map(|&n| (n, true))
+      .chain(DEFAULT_TAGS.iter().map(|&n| (n, false)))
+      .collect()
+  }
+
+  proptest! {
+    #![proptest_config(ProptestConfig { cases: 4_000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn disguises_drawn_from_unicode_data_are_seen_through(
+      which in 0usize..7,
+      shape in 0u8..4,
+      before in 0usize..6,
+      after in 0usize..6,
+      choices in proptest::collection::vec(any::<u32>(), 256),
+    ) {
+      let mut choices = choices.into_iter().cycle();
+      let (name, bracket) = names()[which];
+      let (before, after) = (AROUND[before], AROUND[after]);
+      let open = marker(name, bracket, 0, &mut choices);
+      let close = marker(name, bracket, 1, &mut choices);
+      let text = match (shape, bracket) {
+        // A pair: what follows the closer stays.
+        (0, _) => format!("{before} {open}SECRET{close} {after}"),
+        // A bracket marker drops its paragraph; the next one stays.
+        (1, true) => format!("{before} {open} SECRET\nSECRET\n\n{after}"),
+        // A self-closing tag pairs with a later closer.
+        (1, false) => {
+          let selfclosing = marker(name, bracket, 2, &mut choices);
+          format!("{before} {selfclosing}SECRET{close} {after}")
+        }
+        // Unclosed: fails closed to the end of the paragraph or text.
+        (_, true) => format!("{before} {open} SECRET"),
+        (_, false) => format!("{before} {open}SECRET\n\nSECRET"),
+      };
+      let s = Sanitizer::default();
+      let once = s.sanitize(&text);
+      prop_assert!(!once.text.contains("SECRET"), "{:?} -> {:?}", text, once.text);
+      prop_assert!(once.text.starts_with(&format!("{before} ")), "{:?} -> {:?}", text, once.text);
+      if shape < 2 {
+        prop_assert!(once.text.ends_with(after), "{:?} -> {:?}", text, once.text);
+      }
+      let twice = s.sanitize(&once.text);
+      prop_assert_eq!((twice.removed, &twice.text), (0, &once.text));
+    }
+
+    #[test]
+    fn disguised_longer_names_are_not_markers(
+      which in 0usize..7,
+      closer in any::<bool>(),
+      extra in "[a-z0-9]{1,3}|-[a-z]{1,5}",
+      choices in proptest::collection::vec(any::<u32>(), 256),
+    ) {
+      let mut choices = choices.into_iter().cycle();
+      let (name, bracket) = names()[which];
+      // `[internals]`, `<internal-link>`, `[PRIVATE2]`: a name and more.
+      let longer = format!("{name}{extra}");
+      let text = format!("a {} b", marker(&longer, bracket, u8::from(closer), &mut choices));
+      let out = Sanitizer::default().sanitize(&text);
+      prop_assert_eq!((out.removed, out.text.as_str()), (0, text.as_str()));
+    }
+
+    #[test]
+    fn text_with_no_marker_reading_is_returned_byte_identical(
+      parts in proptest::collection::vec((0u8..4, any::<u32>(), 0usize..7), 0..40),
+    ) {
+      let r = readers();
+      let mut text = String::new();
+      for (kind, n, which) in parts {
+        let (name, bracket) = names()[which];
+        match kind {
+          // Any character with no reading as a marker's punctuation.
+          0 => text.push(r.plain[n as usize % r.plain.len()]),
+          1 => text.push(r.ignorable[n as usize % r.ignorable.len()]),
+          // A marker name, even disguised, and its closing bracket, with no opener.
+          2 => {
+            let mut choices = std::iter::repeat(n).chain(std::iter::successors(Some(n), |x| Some(x.wrapping_mul(2_654_435_761).wrapping_add(1))));
+            text += &disguise_name(name, &mut choices);
+            text.push(if bracket { ']' } else { '>' });
+          }
+          _ => text.push(char::from(b" \n.,-_/>]a1"[n as usize % 11])),
+        }
+      }
+      let out = Sanitizer::default().sanitize(&text);
+      prop_assert_eq!((out.removed, out.text.as_str()), (0, text.as_str()));
+    }
+  }
+
+  #[test]
+  fn the_drawn_sets_hold_what_the_issue_names() {
+    let r = readers();
+    for (a, cs) in [
+      ('c', "ℂⅭⅽ"),
+      ('e', "ℯℰᴱ"),
+      ('i', "ℐᴵⅠⅰ"),
+      ('n', "ℕᴺ"),
+      ('-', "－﹣‐‑‒–—⁃−"),
+    ] {
+      for c in cs.chars() {
+        assert!(r.single[&a].contains(&c), "{c} reads as {a}");
+      }
+    }
+    assert!(r.several["ii"].contains(&'ⅱ'));
+    assert!(r.ignorable.contains(&'\u{200B}') && r.ignorable.contains(&'\u{E0041}'));
+  }
+}
