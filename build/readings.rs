@@ -38,9 +38,15 @@ const SEPARATORS: &str = "-_.*`~";
 const MAX_LETTERS: usize = 8;
 
 /// Tag brackets beyond `<`'s and `>`'s confusables: confusables.txt gives the CJK and
-/// mathematical angle brackets (U+3008, U+27E8) a prototype of their own (U+276C), but
-/// they are how `<` and `>` are written in CJK and mathematical text.
-const ANGLE_BRACKETS: [(char, char); 2] = [('\u{3008}', '<'), ('\u{3009}', '>')];
+/// mathematical angle brackets (U+3008, U+27E8; U+2329 is U+3008 to NFKC) a prototype
+/// of their own (U+276C), but they are how `<` and `>` are written in CJK and
+/// mathematical text.
+const ANGLE_BRACKETS: [(char, char); 4] = [
+  ('\u{3008}', '<'),
+  ('\u{3009}', '>'),
+  ('\u{27E8}', '<'),
+  ('\u{27E9}', '>'),
+];
 
 fn skeleton_of(s: &str) -> String {
   skeleton(s).collect()
@@ -110,10 +116,11 @@ impl Data {
 
   /// How a character that is not ASCII reads, if as anything of a marker's.
   fn reading(&self, c: char) -> Option<Reading> {
-    if let Some(&(_, to)) = ANGLE_BRACKETS.iter().find(|&&(from, _)| from == c) {
+    let nfkc: String = c.to_string().nfkc().collect();
+    let angle = |(from, to): &(char, char)| (c == *from || nfkc == from.to_string()).then_some(*to);
+    if let Some(to) = ANGLE_BRACKETS.iter().find_map(angle) {
       return Some(Reading::Punctuation(to));
     }
-    let nfkc: String = c.to_string().nfkc().collect();
     if nfkc.is_empty() || nfkc.chars().all(|c| self.is_invisible(c)) {
       return None;
     }

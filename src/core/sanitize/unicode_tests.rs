@@ -78,6 +78,14 @@ fn roman_numeral_letter_forms_are_read_as_letters() {
 }
 
 #[test]
+fn angle_brackets_of_cjk_and_mathematical_text_are_tag_brackets() {
+  for (open, close) in [('〈', '〉'), ('\u{2329}', '\u{232A}'), ('⟨', '⟩')] {
+    let text = format!("a {open}internal{close}SECRET{open}/internal{close} after");
+    assert_eq!(clean(&text), "a  after", "{open}");
+  }
+}
+
+#[test]
 fn compatibility_hyphens_close_a_tag_and_keep_what_follows() {
   for hyphen in [
     '－', '﹣', '‐', '‑', '‒', '–', '—', '⁃', '−', '\u{FE58}', '\u{2E3A}',
