@@ -37,16 +37,54 @@ const SEPARATORS: &str = "-_.*`~";
 /// The most letters one character may read as (`ⅷ` is four; `㎉` "kcal" too).
 const MAX_LETTERS: usize = 8;
 
-/// Tag brackets beyond `<`'s and `>`'s confusables: confusables.txt gives the CJK and
-/// mathematical angle brackets (U+3008, U+27E8; U+2329 is U+3008 to NFKC) a prototype
-/// of their own (U+276C), but they are how `<` and `>` are written in CJK and
-/// mathematical text.
-const ANGLE_BRACKETS: [(char, char); 4] = [
-  ('\u{3008}', '<'),
-  ('\u{3009}', '>'),
-  ('\u{27E8}', '<'),
-  ('\u{27E9}', '>'),
+/// Brackets by their Unicode names, beyond NFKC and the confusables: a left or right
+/// square bracket (`⁅`, `⦋`, `⎡`) or angle bracket (`〈`, `⟨`, `〈`; confusables.txt
+/// gives these a prototype of their own, U+276C, but they are how `<` and `>` are
+/// written in CJK and mathematical text) in any style the name gives. Double and white
+/// brackets (`《`, `⟪`, `⟦`) are not.
+const NAMED_BRACKETS: [(&str, char); 6] = [
+  ("LEFT SQUARE BRACKET", '['),
+  ("RIGHT SQUARE BRACKET", ']'),
+  ("LEFT ANGLE BRACKET", '<'),
+  ("LEFT-POINTING ANGLE BRACKET", '<'),
+  ("RIGHT ANGLE BRACKET", '>'),
+  ("RIGHT-POINTING ANGLE BRACKET", '>'),
 ];
+
+/// The character's Unicode name (UnicodeData.txt, through `unicode_names2`).
+fn name_of(c: char) -> Option<String> {
+  unicode_names2::name(c).map(|n| n.to_string())
+}
+
+/// The ASCII letter a character's Unicode name says it is: a Latin letter in whatever
+/// style the name gives (`NEGATIVE SQUARED LATIN CAPITAL LETTER A`, `LATIN LETTER
+/// SMALL CAPITAL I`, `LATIN SMALL LETTER I WITH STROKE`), or a regional indicator
+/// (`REGIONAL INDICATOR SYMBOL LETTER A`). The letter must be the name's last word
+/// before any `WITH`, so turned, reversed and other altered letters do not count.
+fn named_letter(c: char) -> Option<char> {
+  let name = name_of(c)?;
+  let name = name.split(" WITH ").next()?;
+  let (head, letter) = name.rsplit_once(' ')?;
+  let &[l] = letter.as_bytes() else {
+    return None;
+  };
+  let latin =
+    head.split(' ').any(|w| w == "LATIN") && (head.ends_with(" LETTER") || head.ends_with(" SMALL CAPITAL"));
+  (l.is_ascii_uppercase() && (latin || head == "REGIONAL INDICATOR SYMBOL LETTER"))
+    .then(|| l.to_ascii_lowercase() as char)
+}
+
+/// The bracket a character's Unicode name says it is (see [`NAMED_BRACKETS`]).
+fn named_bracket(c: char) -> Option<char> {
+  let name = name_of(c)?;
+  NAMED_BRACKETS.iter().find_map(|&(n, p)| {
+    name
+      .split(" WITH ")
+      .next()
+      .is_some_and(|head| head == n || head.ends_with(&format!(" {n}")) || head.starts_with(&format!("{n} ")))
+      .then_some(p)
+  })
+}
 
 fn skeleton_of(s: &str) -> String {
   skeleton(s).collect()
@@ -117,10 +155,6 @@ impl Data {
   /// How a character that is not ASCII reads, if as anything of a marker's.
   fn reading(&self, c: char) -> Option<Reading> {
     let nfkc: String = c.to_string().nfkc().collect();
-    let angle = |(from, to): &(char, char)| (c == *from || nfkc == from.to_string()).then_some(*to);
-    if let Some(to) = ANGLE_BRACKETS.iter().find_map(angle) {
-      return Some(Reading::Punctuation(to));
-    }
     if nfkc.is_empty() || nfkc.chars().all(|c| self.is_invisible(c)) {
       return None;
     }
@@ -148,10 +182,29 @@ impl Data {
         _ => {}
       }
     }
+    // The letter the character's name says it is (negative circled and squared
+    // letters, regional indicators and small capitals have no NFKC form and no
+    // confusable), unless NFKC writes it as several letters (`ǋ` is `Nj`, not the `N`
+    // of its name).
+    let named = named_letter(c).filter(|_| nfkc.chars().filter(|c| c.is_alphanumeric()).count() <= 1);
+    if let Some(named) = named.map(|l| self.ascii(l)) {
+      match &mut letters {
+        None => letters = Some(vec![named]),
+        Some(l) if l.len() == 1 => l[0] |= named,
+        Some(_) => {}
+      }
+    }
     if let Some(letters) = letters {
       return Some(Reading::Letters(letters));
     }
     if let Some(&p) = skeletons.iter().find_map(|s| self.punctuation.get(s)) {
+      return Some(Reading::Punctuation(p));
+    }
+    let single = |s: &str| {
+      let mut it = s.chars();
+      it.next().filter(|_| it.next().is_none())
+    };
+    if let Some(p) = named_bracket(c).or_else(|| single(&nfkc).and_then(named_bracket)) {
       return Some(Reading::Punctuation(p));
     }
     None

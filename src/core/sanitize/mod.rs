@@ -257,8 +257,10 @@ impl Sanitizer {
         }
         let raw = text[j..i].chars().next().unwrap_or('\0');
         let c = fold(raw);
-        let opens = |c: char| matches!(c, '[' | '<');
-        if opens(c) || (raw == '&' && entity(&bytes[j..]).is_some_and(|(e, _)| opens(fold(e)))) {
+        // An `&` can start an entity that the cut completes (`&#6` and `0intern…`
+        // join into `&#60intern…`, a tag: fuzz/regressions/sanitize), so any `&` the
+        // walk reaches counts as an opener.
+        if matches!(c, '[' | '<') || raw == '&' {
           return true;
         }
         if c.is_ascii_alphabetic() {
@@ -635,6 +637,22 @@ mod tests {
       let once = s.sanitize(text);
       let twice = s.sanitize(&once.text);
       assert_eq!((twice.removed, &twice.text), (0, &once.text), "{text:?}");
+    }
+  }
+
+  #[test]
+  fn a_cut_that_completes_an_entity_is_scanned_again() {
+    // Found by fuzzing: removing the stray closer joins `&#6` and `0` into `&#60`, a
+    // `<` that opens a tag left open.
+    for text in [
+      "\\&#6[/PRIVATE]0intern.Al`` ",
+      "keep &#6[/PRIVATE]0;internal> SECRET",
+      "keep &l[/INTERNAL]t;thinking&gt; SECRET",
+    ] {
+      let once = Sanitizer::default().sanitize(text);
+      let twice = Sanitizer::default().sanitize(&once.text);
+      assert_eq!((twice.removed, &twice.text), (0, &once.text), "{text:?}");
+      assert!(!once.text.contains("SECRET"), "{text:?} -> {:?}", once.text);
     }
   }
 

@@ -86,6 +86,25 @@ fn angle_brackets_of_cjk_and_mathematical_text_are_tag_brackets() {
 }
 
 #[test]
+fn letters_and_brackets_named_so_are_read_as_such() {
+  let s = Sanitizer::default();
+  for text in [
+    // Negative circled and squared letters, regional indicators, small capitals and
+    // parenthesized letters: no NFKC form to ASCII, no confusable; their names say.
+    "ok [🅘🅝🅣🅔🅡🅝🅐🅛] SECRET",
+    "ok [🅸🅽🆃🅴🆁🅽🅰🅻] SECRET",
+    "ok [🇮\u{200B}🇳\u{200B}🇹\u{200B}🇪\u{200B}🇷\u{200B}🇳\u{200B}🇦\u{200B}🇱] SECRET",
+    "ok [ɪɴᴛᴇʀɴᴀʟ] SECRET",
+    "ok <ᴛʜɪɴᴋɪɴɢ>SECRET</thinking>",
+    "ok [⒤⒩⒯⒠⒭⒩⒜⒧] SECRET",
+    "ok ⁅INTERNAL⁆ SECRET",
+  ] {
+    let out = caught(&s, text);
+    assert!(out.starts_with("ok "), "{text:?} -> {out:?}");
+  }
+}
+
+#[test]
 fn compatibility_hyphens_close_a_tag_and_keep_what_follows() {
   for hyphen in [
     '－', '﹣', '‐', '‑', '‒', '–', '—', '⁃', '−', '\u{FE58}', '\u{2E3A}',
@@ -145,7 +164,8 @@ mod drawn {
   struct Readers {
     /// One letter, digit or punctuation mark: `c` reads as `x` when NFKC turns it
     /// into `x` (either case), or its skeleton or its NFKC form's is `x`'s (either
-    /// case); a `Dash` character (or one NFKC makes dashes) reads as `-` only.
+    /// case), or its Unicode name is that of a Latin letter in some style; a `Dash`
+    /// character (or one NFKC makes dashes) reads as `-` only.
     single: BTreeMap<char, Vec<char>>,
     /// Two or three letters that NFKC writes one character as (`ﬁ`, `㏌`, `ⅱ`).
     several: BTreeMap<String, Vec<char>>,
@@ -153,7 +173,7 @@ mod drawn {
     /// variation selectors, tag characters and the rest.
     ignorable: Vec<char>,
     /// Characters with no reading as any ASCII character a marker is made of
-    /// (nor as `&` or `\`, which start entities and escapes).
+    /// (nor as `&` or `\`, which start entities and escapes), and no bracket's name.
     plain: Vec<char>,
   }
 
@@ -176,6 +196,9 @@ mod drawn {
       }
       let ignorable = Regex::new(r"^\p{Default_Ignorable_Code_Point}$").unwrap();
       let dash = Regex::new(r"^\p{Dash}$").unwrap();
+      // Combining marks are invisible: however their names read (`COMBINING LATIN
+      // SMALL LETTER C`), they stand for nothing.
+      let mark = Regex::new(r"^[\p{Mn}\p{Me}]$").unwrap();
       let marker_like = |s: &str| s.chars().any(|c| "[]<>/&\\".contains(c));
       let mut r = Readers {
         single: BTreeMap::new(),
@@ -187,6 +210,9 @@ mod drawn {
         let s = c.to_string();
         if ignorable.is_match(&s).unwrap() {
           r.ignorable.push(c);
+          continue;
+        }
+        if mark.is_match(&s).unwrap() {
           continue;
         }
         let nfkc: String = s.nfkc().collect();
@@ -205,6 +231,30 @@ mod drawn {
         // A dash reads as a hyphen and nothing else, even one whose skeleton is a
         // letter's (`︱`): the scanner must choose, and a name's hyphen is the reading
         // its NFKC form (`—`) gives.
+        // A Latin letter by its Unicode name, in any style (`NEGATIVE SQUARED LATIN
+        // CAPITAL LETTER A`, `LATIN LETTER SMALL CAPITAL I`, `REGIONAL INDICATOR SYMBOL
+        // LETTER A`), the letter the name's last word before any `WITH`; not for a
+        // character NFKC writes as several letters (`ǋ` is `Nj`, not `N`).
+        let letters = nfkc.chars().filter(|c| c.is_alphanumeric()).count();
+        if let Some(name) = unicode_names2::name(c)
+          .map(|n| n.to_string())
+          .filter(|_| letters <= 1)
+        {
+          let name = name.split(" WITH ").next().unwrap_or("");
+          if let Some((head, letter)) = name.rsplit_once(' ') {
+            let latin = head.split(' ').any(|w| w == "LATIN")
+              && (head.ends_with(" LETTER") || head.ends_with(" SMALL CAPITAL"));
+            if letter.len() == 1
+              && letter.as_bytes()[0].is_ascii_uppercase()
+              && (latin || head == "REGIONAL INDICATOR SYMBOL LETTER")
+            {
+              let a = letter.to_ascii_lowercase().chars().next().unwrap();
+              if !reads.contains(&a) {
+                reads.push(a);
+              }
+            }
+          }
+        }
         if dash.is_match(&s).unwrap() || nfkc.chars().all(|c| dash.is_match(&c.to_string()).unwrap()) {
           reads = vec!['-'];
         }
@@ -214,7 +264,10 @@ mod drawn {
         if (2..=3).contains(&lower.len()) && lower.bytes().all(|b| b.is_ascii_alphanumeric()) {
           r.several.entry(lower.clone()).or_default().push(c);
         }
+        // Brackets are also read by name (`〈`, `⟨`): no bracket of any name is plain.
+        let bracket = unicode_names2::name(c).is_some_and(|n| n.to_string().contains("BRACKET"));
         if reads.is_empty()
+          && !bracket
           && !c.is_whitespace()
           && !marker_like(&nfkc)
           && !marker_like(&sk(&s))
@@ -417,7 +470,7 @@ mod drawn {
       ('c', "ℂⅭⅽ"),
       ('e', "ℯℰᴱ"),
       ('i', "ℐᴵⅠⅰ"),
-      ('n', "ℕᴺ"),
+      ('n', "ℕᴺ🅝🅽🇳ɴ"),
       ('-', "－﹣‐‑‒–—⁃−"),
     ] {
       for c in cs.chars() {
