@@ -75,6 +75,10 @@ pub const DEFAULT_TAGS: [&str; 4] = ["internal", "system-reminder", "thinking", 
 /// left open longer than that is still a tag (it fails closed).
 const ATTRIBUTES: usize = 1024;
 
+/// The most characters between an HTML entity's `&` and its end: `entity` reads a name
+/// up to 10 bytes from the `&` and a number of `#x` and 8 digits.
+const ENTITY_TEXT: usize = 10;
+
 /// Passes after which text that keeps forming new markers is cut at the first one.
 const PASSES: usize = 8;
 
@@ -257,11 +261,20 @@ impl Sanitizer {
         }
         let raw = text[j..i].chars().next().unwrap_or('\0');
         let c = fold(raw);
-        // An `&` can start an entity that the cut completes (`&#6` and `0intern…`
-        // join into `&#60intern…`, a tag: fuzz/regressions/sanitize), so any `&` the
-        // walk reaches counts as an opener.
-        if matches!(c, '[' | '<') || raw == '&' {
+        let opens = |c: char| matches!(c, '[' | '<');
+        if opens(c) || (raw == '&' && entity(&bytes[j..]).is_some_and(|(e, _)| opens(fold(e)))) {
           return true;
+        }
+        // An `&` followed up to the cut only by what an entity is made of may start one
+        // that the cut completes (`&#6` and `0intern…` join into `&#60intern…`, a tag:
+        // fuzz/regressions/sanitize). Past an earlier removal, any `&` may.
+        if raw == '&' {
+          let tail = &bytes[j + 1..r.start];
+          let partial =
+            tail.len() <= ENTITY_TEXT && tail.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'#');
+          if partial || before != k {
+            return true;
+          }
         }
         if c.is_ascii_alphabetic() {
           letters += 1;
