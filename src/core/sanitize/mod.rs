@@ -276,7 +276,8 @@ impl Sanitizer {
             return true;
           }
         }
-        if c.is_ascii_alphabetic() {
+        // A letter by its reading, not its look: `|` reads as `l` (fuzz/regressions).
+        if c.is_ascii_alphabetic() || !reading::letters(raw).is_empty() {
           letters += 1;
         } else if !(c.is_ascii_digit()
           || is_space(c)
@@ -662,6 +663,18 @@ mod tests {
       "keep &#6[/PRIVATE]0;internal> SECRET",
       "keep &l[/INTERNAL]t;thinking&gt; SECRET",
     ] {
+      let once = Sanitizer::default().sanitize(text);
+      let twice = Sanitizer::default().sanitize(&once.text);
+      assert_eq!((twice.removed, &twice.text), (0, &once.text), "{text:?}");
+      assert!(!once.text.contains("SECRET"), "{text:?} -> {:?}", once.text);
+    }
+  }
+
+  #[test]
+  fn a_cut_after_a_character_that_reads_as_a_letter_is_scanned_again() {
+    // Found by fuzzing: removing the stray closer joins `[*|~~\n.` and `*nternal~]`
+    // into `[|nternal]`, `|` reading as `l` and so as `I`.
+    for text in ["[*|~~\n.[/INTERNAL]*nternal~]", "a [|[/PRIVATE]nternal] SECRET"] {
       let once = Sanitizer::default().sanitize(text);
       let twice = Sanitizer::default().sanitize(&once.text);
       assert_eq!((twice.removed, &twice.text), (0, &once.text), "{text:?}");
