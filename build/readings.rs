@@ -7,7 +7,11 @@
 //!   the ASCII characters whose skeleton it shares (Cyrillic `і`, Greek `Ι`, `ꜱ`, …);
 //! - invisible characters by property (regex-syntax's tables):
 //!   `Default_Ignorable_Code_Point` (zero-width, bidi controls, variation selectors,
-//!   tag characters, fillers) and the nonspacing and enclosing marks (`Mn`, `Me`).
+//!   tag characters, fillers) and the nonspacing and enclosing marks (`Mn`, `Me`);
+//! - hyphens by property (`Dash`, regex-syntax's tables);
+//! - Unicode names (`unicode_names2`): the Latin letter a name gives (negative circled
+//!   and squared letters, regional indicators, small capitals) and square and angle
+//!   brackets by name (`〈`, `⟨`, `⁅`).
 //!
 //! A letter reads as a set of ASCII letters and digits (a bit mask), since a skeleton
 //! does not keep case and `I`, `l` and `1` share one; a character can read as several
