@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
-import { sanitize, sanitizeAsync } from '../dist/index.js'
-import { evasions, innocent } from './fixtures/evasions.js'
+import { createIsolatedContext, renderPrompt, sanitize, sanitizeAsync } from '../dist/index.js'
+import { closed, evasions, innocent } from './fixtures/evasions.js'
 
 describe('sanitize: hand-written evasions', () => {
   it('has at least 60 of them', () => expect(evasions.length).toBeGreaterThanOrEqual(60))
@@ -18,6 +18,37 @@ describe('sanitize: hand-written evasions', () => {
 describe('sanitize: innocent text', () => {
   it.each(innocent)('leaves %s alone', (_, text) => {
     expect(sanitize(text)).toEqual({ text, removed: 0 })
+  })
+})
+
+describe('sanitize: disguised closers', () => {
+  it.each(closed)('closes %s and keeps what follows', (_, text, expected) => {
+    expect(sanitize(text).text).toBe(expected)
+    expect(sanitize(expected)).toEqual({ text: expected, removed: 0 })
+  })
+})
+
+describe('createIsolatedContext + renderPrompt: nothing marked leaks, innocent text is kept', () => {
+  it.each(evasions)('%s', (_, text) => {
+    const r = createIsolatedContext({
+      task: 'Fix the login endpoint',
+      context: { relevantContext: `login notes\n\n${text}` },
+      constraints: [text],
+      clarifications: [`login: ${text}`],
+      files: { 'notes.md': text },
+    })
+    const prompt = renderPrompt(r.isolatedContext)
+    expect(prompt).toContain('Fix the login endpoint')
+    expect(prompt).not.toContain('SECRET')
+    expect(JSON.stringify(r)).not.toContain('SECRET')
+    expect(r.metrics.markersRemoved).toBeGreaterThan(0)
+  })
+
+  it.each(innocent)('%s', (_, text) => {
+    const r = createIsolatedContext({ task: 'Fix the login endpoint', files: { 'notes.md': text } })
+    expect(r.isolatedContext.files['notes.md']).toBe(text)
+    expect(renderPrompt(r.isolatedContext)).toContain(text)
+    expect(r.metrics.markersRemoved).toBe(0)
   })
 })
 

@@ -7,7 +7,11 @@
 //!   the ASCII characters whose skeleton it shares (Cyrillic `і`, Greek `Ι`, `ꜱ`, …);
 //! - invisible characters by property (regex-syntax's tables):
 //!   `Default_Ignorable_Code_Point` (zero-width, bidi controls, variation selectors,
-//!   tag characters, fillers) and the nonspacing and enclosing marks (`Mn`, `Me`).
+//!   tag characters, fillers) and the nonspacing and enclosing marks (`Mn`, `Me`);
+//! - hyphens by property (`Dash`, regex-syntax's tables);
+//! - Unicode names (`unicode_names2`): the Latin letter a name gives (negative circled
+//!   and squared letters, regional indicators, small capitals) and square and angle
+//!   brackets by name (`〈`, `⟨`, `⁅`).
 //!
 //! A letter reads as a set of ASCII letters and digits (a bit mask), since a skeleton
 //! does not keep case and `I`, `l` and `1` share one; a character can read as several
@@ -24,6 +28,11 @@ use unicode_security::confusable_detection::skeleton;
 /// The characters that are invisible to a reader, by Unicode property.
 const INVISIBLE: &str = r"[\p{Default_Ignorable_Code_Point}\p{Mn}\p{Me}]";
 
+/// The characters that read as a hyphen, by Unicode property (before any other
+/// reading): confusables.txt gives the longer dashes (`—`, `⸺`, `﹘`) prototypes other
+/// than `-`, but in a name they join words as a hyphen does.
+const DASH: &str = r"\p{Dash}";
+
 /// The ASCII punctuation a marker is built of: brackets, the closer's slash, and the
 /// separators that may stand between a name's letters.
 const PUNCTUATION: &str = "[]<>/";
@@ -32,10 +41,54 @@ const SEPARATORS: &str = "-_.*`~";
 /// The most letters one character may read as (`ⅷ` is four; `㎉` "kcal" too).
 const MAX_LETTERS: usize = 8;
 
-/// Tag brackets beyond `<`'s and `>`'s confusables: confusables.txt gives the CJK and
-/// mathematical angle brackets (U+3008, U+27E8) a prototype of their own (U+276C), but
-/// they are how `<` and `>` are written in CJK and mathematical text.
-const ANGLE_BRACKETS: [(char, char); 2] = [('\u{3008}', '<'), ('\u{3009}', '>')];
+/// Brackets by their Unicode names, beyond NFKC and the confusables: a left or right
+/// square bracket (`⁅`, `⦋`, `⎡`) or angle bracket (`〈`, `⟨`, `〈`; confusables.txt
+/// gives these a prototype of their own, U+276C, but they are how `<` and `>` are
+/// written in CJK and mathematical text) in any style the name gives. Double and white
+/// brackets (`《`, `⟪`, `⟦`) are not.
+const NAMED_BRACKETS: [(&str, char); 6] = [
+  ("LEFT SQUARE BRACKET", '['),
+  ("RIGHT SQUARE BRACKET", ']'),
+  ("LEFT ANGLE BRACKET", '<'),
+  ("LEFT-POINTING ANGLE BRACKET", '<'),
+  ("RIGHT ANGLE BRACKET", '>'),
+  ("RIGHT-POINTING ANGLE BRACKET", '>'),
+];
+
+/// The character's Unicode name (UnicodeData.txt, through `unicode_names2`).
+fn name_of(c: char) -> Option<String> {
+  unicode_names2::name(c).map(|n| n.to_string())
+}
+
+/// The ASCII letter a character's Unicode name says it is: a Latin letter in whatever
+/// style the name gives (`NEGATIVE SQUARED LATIN CAPITAL LETTER A`, `LATIN LETTER
+/// SMALL CAPITAL I`, `LATIN SMALL LETTER I WITH STROKE`), or a regional indicator
+/// (`REGIONAL INDICATOR SYMBOL LETTER A`). The letter must be the name's last word
+/// before any `WITH`, so turned, reversed and other altered letters do not count.
+fn named_letter(c: char) -> Option<char> {
+  let name = name_of(c)?;
+  let name = name.split(" WITH ").next()?;
+  let (head, letter) = name.rsplit_once(' ')?;
+  let &[l] = letter.as_bytes() else {
+    return None;
+  };
+  let latin =
+    head.split(' ').any(|w| w == "LATIN") && (head.ends_with(" LETTER") || head.ends_with(" SMALL CAPITAL"));
+  (l.is_ascii_uppercase() && (latin || head == "REGIONAL INDICATOR SYMBOL LETTER"))
+    .then(|| l.to_ascii_lowercase() as char)
+}
+
+/// The bracket a character's Unicode name says it is (see [`NAMED_BRACKETS`]).
+fn named_bracket(c: char) -> Option<char> {
+  let name = name_of(c)?;
+  NAMED_BRACKETS.iter().find_map(|&(n, p)| {
+    name
+      .split(" WITH ")
+      .next()
+      .is_some_and(|head| head == n || head.ends_with(&format!(" {n}")) || head.starts_with(&format!("{n} ")))
+      .then_some(p)
+  })
+}
 
 fn skeleton_of(s: &str) -> String {
   skeleton(s).collect()
@@ -52,6 +105,7 @@ fn bit(c: char) -> u64 {
 
 struct Data {
   invisible: Vec<(u32, u32)>,
+  dash: Vec<(u32, u32)>,
   /// Skeletons of the ASCII letters and digits (either case) and the mask of those
   /// that have each.
   prototypes: BTreeMap<String, u64>,
@@ -59,21 +113,24 @@ struct Data {
   punctuation: BTreeMap<String, char>,
 }
 
+fn contains(ranges: &[(u32, u32)], c: char) -> bool {
+  let c = c as u32;
+  ranges
+    .binary_search_by(|&(a, b)| {
+      if b < c {
+        std::cmp::Ordering::Less
+      } else if a > c {
+        std::cmp::Ordering::Greater
+      } else {
+        std::cmp::Ordering::Equal
+      }
+    })
+    .is_ok()
+}
+
 impl Data {
   fn is_invisible(&self, c: char) -> bool {
-    let c = c as u32;
-    self
-      .invisible
-      .binary_search_by(|&(a, b)| {
-        if b < c {
-          std::cmp::Ordering::Less
-        } else if a > c {
-          std::cmp::Ordering::Greater
-        } else {
-          std::cmp::Ordering::Equal
-        }
-      })
-      .is_ok()
+    contains(&self.invisible, c)
   }
 
   /// The letters an ASCII letter or digit reads as: itself, case-folded, and those that
@@ -87,31 +144,72 @@ impl Data {
         .unwrap_or(0)
   }
 
+  /// A skeleton without the invisible characters it keeps (combining marks).
+  fn skeleton(&self, s: &str) -> String {
+    skeleton(s).filter(|&c| !self.is_invisible(c)).collect()
+  }
+
+  /// The letters a string of one to [`MAX_LETTERS`] ASCII letters and digits reads as.
+  fn ascii_letters(&self, s: &str) -> Option<Vec<u64>> {
+    let count = s.chars().count();
+    ((1..=MAX_LETTERS).contains(&count) && s.chars().all(|c| c.is_ascii_alphanumeric()))
+      .then(|| s.chars().map(|c| self.ascii(c)).collect())
+  }
+
   /// How a character that is not ASCII reads, if as anything of a marker's.
   fn reading(&self, c: char) -> Option<Reading> {
-    if let Some(&(_, to)) = ANGLE_BRACKETS.iter().find(|&&(from, _)| from == c) {
-      return Some(Reading::Punctuation(to));
-    }
     let nfkc: String = c.to_string().nfkc().collect();
     if nfkc.is_empty() || nfkc.chars().all(|c| self.is_invisible(c)) {
       return None;
     }
-    let count = nfkc.chars().count();
-    if count <= MAX_LETTERS && nfkc.chars().all(|c| c.is_ascii_alphanumeric()) {
-      return Some(Reading::Letters(nfkc.chars().map(|c| self.ascii(c)).collect()));
+    // A dash is a hyphen, even one whose skeleton is a letter's (the vertical dashes
+    // `︱`, `︲`, which NFKC makes `—` and `–`, are `l`'s look-alikes).
+    if contains(&self.dash, c) || nfkc.chars().all(|c| contains(&self.dash, c)) {
+      return Some(Reading::Punctuation('-'));
     }
-    let skeleton: String = skeleton(&nfkc).filter(|&c| !self.is_invisible(c)).collect();
-    if let Some(&mask) = self.prototypes.get(&skeleton) {
-      return Some(Reading::Letters(vec![mask]));
+    // Each way Unicode reads it: its NFKC form, that form's skeleton, and its own
+    // skeleton. NFKC can take a character away from what it looks like (`ϲ` is `ς` to
+    // NFKC and `c` to confusables.txt; `ſ` is `s` and `f`), so letter readings of
+    // one length are all kept.
+    let skeletons = [self.skeleton(&nfkc), self.skeleton(&c.to_string())];
+    let mut letters = self.ascii_letters(&nfkc);
+    for form in &skeletons {
+      let masks = match self.prototypes.get(form) {
+        Some(&mask) => Some(vec![mask]),
+        None => self.ascii_letters(form),
+      };
+      match (&mut letters, masks) {
+        (None, masks) => letters = masks,
+        (Some(l), Some(m)) if l.len() == m.len() => {
+          l.iter_mut().zip(m).for_each(|(a, b)| *a |= b);
+        }
+        _ => {}
+      }
     }
-    if let Some(&p) = self.punctuation.get(&skeleton) {
+    // The letter the character's name says it is (negative circled and squared
+    // letters, regional indicators and small capitals have no NFKC form and no
+    // confusable), unless NFKC writes it as several letters (`ǋ` is `Nj`, not the `N`
+    // of its name).
+    let named = named_letter(c).filter(|_| nfkc.chars().filter(|c| c.is_alphanumeric()).count() <= 1);
+    if let Some(named) = named.map(|l| self.ascii(l)) {
+      match &mut letters {
+        None => letters = Some(vec![named]),
+        Some(l) if l.len() == 1 => l[0] |= named,
+        Some(_) => {}
+      }
+    }
+    if let Some(letters) = letters {
+      return Some(Reading::Letters(letters));
+    }
+    if let Some(&p) = skeletons.iter().find_map(|s| self.punctuation.get(s)) {
       return Some(Reading::Punctuation(p));
     }
-    let count = skeleton.chars().count();
-    if (1..=MAX_LETTERS).contains(&count) && skeleton.chars().all(|c| c.is_ascii_alphanumeric()) {
-      return Some(Reading::Letters(
-        skeleton.chars().map(|c| self.ascii(c)).collect(),
-      ));
+    let single = |s: &str| {
+      let mut it = s.chars();
+      it.next().filter(|_| it.next().is_none())
+    };
+    if let Some(p) = named_bracket(c).or_else(|| single(&nfkc).and_then(named_bracket)) {
+      return Some(Reading::Punctuation(p));
     }
     None
   }
@@ -122,12 +220,13 @@ enum Reading {
   Punctuation(char),
 }
 
-fn invisible_ranges() -> Vec<(u32, u32)> {
+/// The code point ranges of a Unicode property class, from regex-syntax's tables.
+fn ranges(pattern: &str) -> Vec<(u32, u32)> {
   let hir = regex_syntax::Parser::new()
-    .parse(INVISIBLE)
-    .expect("the invisible class parses");
+    .parse(pattern)
+    .expect("the class parses");
   let HirKind::Class(Class::Unicode(class)) = hir.kind() else {
-    panic!("{INVISIBLE} is not a Unicode class");
+    panic!("{pattern} is not a Unicode class");
   };
   class
     .ranges()
@@ -139,7 +238,8 @@ fn invisible_ranges() -> Vec<(u32, u32)> {
 /// Writes `readings.rs`.
 pub fn write(out: &Path) {
   let mut data = Data {
-    invisible: invisible_ranges(),
+    invisible: ranges(INVISIBLE),
+    dash: ranges(DASH),
     prototypes: BTreeMap::new(),
     punctuation: BTreeMap::new(),
   };

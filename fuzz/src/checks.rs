@@ -123,6 +123,19 @@ const FRAGMENTS: &[&str] = &[
   "        ",
   "DEBUG ",
   "{\"a\":1}",
+  // Read through Unicode's data (#22): letterlike, modifier and Roman-numeral letters,
+  // dashes, angle brackets, a letter NFKC and confusables read apart, a square for two
+  // letters, a tag character. The decoder reaches 96 fragments at most.
+  "[\u{2110}\u{2115}\u{1D4AF}\u{2130}\u{211B}\u{2115}\u{1D49C}\u{2112}]",
+  "[\u{1D35}\u{1D3A}\u{1D40}\u{1D31}\u{1D3F}\u{1D3A}\u{1D2C}\u{1D38}]",
+  "[\u{2160}NTERNA\u{216C}]",
+  "</system\u{FF0D}reminder>",
+  "<system\u{2014}reminder>",
+  "<internal/>",
+  "\u{27E8}thinking\u{27E9}",
+  "\u{3F2}",
+  "\u{33CC}",
+  "\u{E0041}",
 ];
 
 /// A reader of fuzz bytes as structured input. Running out of bytes yields zeros, so

@@ -17,6 +17,8 @@
 use std::ops::Range;
 
 mod reading;
+#[cfg(test)]
+mod unicode_tests;
 
 use reading::{
   bit, entity, fold, is_candidate, is_invisible, is_separator, is_space, letters, raw, read, skip,
@@ -72,6 +74,10 @@ pub const DEFAULT_TAGS: [&str; 4] = ["internal", "system-reminder", "thinking", 
 /// How far past a tag's name its attributes are searched for the closing `>`; a tag
 /// left open longer than that is still a tag (it fails closed).
 const ATTRIBUTES: usize = 1024;
+
+/// The most characters between an HTML entity's `&` and its end: `entity` reads a name
+/// up to 10 bytes from the `&` and a number of `#x` and 8 digits.
+const ENTITY_TEXT: usize = 10;
 
 /// Passes after which text that keeps forming new markers is cut at the first one.
 const PASSES: usize = 8;
@@ -259,7 +265,19 @@ impl Sanitizer {
         if opens(c) || (raw == '&' && entity(&bytes[j..]).is_some_and(|(e, _)| opens(fold(e)))) {
           return true;
         }
-        if c.is_ascii_alphabetic() {
+        // An `&` followed up to the cut only by what an entity is made of may start one
+        // that the cut completes (`&#6` and `0intern…` join into `&#60intern…`, a tag:
+        // fuzz/regressions/sanitize). Past an earlier removal, any `&` may.
+        if raw == '&' {
+          let tail = &bytes[j + 1..r.start];
+          let partial =
+            tail.len() <= ENTITY_TEXT && tail.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'#');
+          if partial || before != k {
+            return true;
+          }
+        }
+        // A letter by its reading, not its look: `|` reads as `l` (fuzz/regressions).
+        if c.is_ascii_alphabetic() || !reading::letters(raw).is_empty() {
           letters += 1;
         } else if !(c.is_ascii_digit()
           || is_space(c)
@@ -633,6 +651,34 @@ mod tests {
       let once = s.sanitize(text);
       let twice = s.sanitize(&once.text);
       assert_eq!((twice.removed, &twice.text), (0, &once.text), "{text:?}");
+    }
+  }
+
+  #[test]
+  fn a_cut_that_completes_an_entity_is_scanned_again() {
+    // Found by fuzzing: removing the stray closer joins `&#6` and `0` into `&#60`, a
+    // `<` that opens a tag left open.
+    for text in [
+      "\\&#6[/PRIVATE]0intern.Al`` ",
+      "keep &#6[/PRIVATE]0;internal> SECRET",
+      "keep &l[/INTERNAL]t;thinking&gt; SECRET",
+    ] {
+      let once = Sanitizer::default().sanitize(text);
+      let twice = Sanitizer::default().sanitize(&once.text);
+      assert_eq!((twice.removed, &twice.text), (0, &once.text), "{text:?}");
+      assert!(!once.text.contains("SECRET"), "{text:?} -> {:?}", once.text);
+    }
+  }
+
+  #[test]
+  fn a_cut_after_a_character_that_reads_as_a_letter_is_scanned_again() {
+    // Found by fuzzing: removing the stray closer joins `[*|~~\n.` and `*nternal~]`
+    // into `[|nternal]`, `|` reading as `l` and so as `I`.
+    for text in ["[*|~~\n.[/INTERNAL]*nternal~]", "a [|[/PRIVATE]nternal] SECRET"] {
+      let once = Sanitizer::default().sanitize(text);
+      let twice = Sanitizer::default().sanitize(&once.text);
+      assert_eq!((twice.removed, &twice.text), (0, &once.text), "{text:?}");
+      assert!(!once.text.contains("SECRET"), "{text:?} -> {:?}", once.text);
     }
   }
 
