@@ -166,7 +166,20 @@ pub fn segment(
         }
         j += 1;
       }
-      push(out, ls, lines[j - 1].1, Kind::Item, next_block, heading);
+      let end = lines[j - 1].1;
+      if granularity == Granularity::Sentence && j == i + 1 {
+        // An item of one line and several sentences is cut as a paragraph is: its first
+        // sentence (with the bullet and any lead) is the item, the rest its text. An item
+        // over several lines (a plan's step with its details) stays whole.
+        let mut first = true;
+        for_each_sentence(&text[ls..end], |from, to| {
+          let kind = if first { Kind::Item } else { Kind::Text };
+          first = false;
+          push(out, ls + from, ls + to, kind, next_block, heading);
+        });
+      } else {
+        push(out, ls, end, Kind::Item, next_block, heading);
+      }
       next_block += 1;
       i = j;
       continue;
@@ -278,6 +291,16 @@ mod tests {
         ("- A.2 fix the leak\n  across two lines", Kind::Item, 3, Some(0)),
         ("```ts\nconst a = 1\n\nconst b = 2\n```", Kind::Code, 4, Some(0)),
         ("After.", Kind::Text, 5, Some(0)),
+      ]
+    );
+    // An item of one line and several sentences is cut into them, its lead first.
+    let notes = "- **Ed Wood**: He was a filmmaker. He was born in 1924.\n- Tim Burton — He directed it.";
+    assert_eq!(
+      cut(notes, Granularity::Sentence),
+      [
+        ("- **Ed Wood**: He was a filmmaker.", Kind::Item, 0, None),
+        ("He was born in 1924.", Kind::Text, 0, None),
+        ("- Tim Burton — He directed it.", Kind::Item, 1, None),
       ]
     );
     let paragraphs = cut(text, Granularity::Paragraph);
