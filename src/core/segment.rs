@@ -57,15 +57,42 @@ pub struct Segment {
   pub message: usize,
 }
 
-/// Appends the segments of `text` (its offsets shifted by `offset`) to `out`; block
-/// numbers continue from `next_block`, which is returned updated.
+/// Appends the segments of a document `text` (its offsets shifted by `offset`) to `out`;
+/// block numbers continue from `next_block`, which is returned updated. A line standing
+/// alone as a title, or underlined (setext), heads what follows as a `#` heading does.
 pub fn segment(
   text: &str,
   offset: usize,
   message: usize,
   granularity: Granularity,
   out: &mut Vec<Segment>,
+  next_block: usize,
+) -> usize {
+  segment_with(text, offset, message, granularity, out, next_block, true)
+}
+
+/// `segment` for a part of a message: only `#` headings head what follows. A tool
+/// result's text belongs to its call, and the short lines of a program's output
+/// (`Platform: Linux`, `Ran 4 tests`) are no titles.
+pub fn segment_part(
+  text: &str,
+  offset: usize,
+  message: usize,
+  granularity: Granularity,
+  out: &mut Vec<Segment>,
+  next_block: usize,
+) -> usize {
+  segment_with(text, offset, message, granularity, out, next_block, false)
+}
+
+fn segment_with(
+  text: &str,
+  offset: usize,
+  message: usize,
+  granularity: Granularity,
+  out: &mut Vec<Segment>,
   mut next_block: usize,
+  title_lines: bool,
 ) -> usize {
   let mut heading: Option<usize> = None;
   let push =
@@ -149,7 +176,34 @@ pub fn segment(
       continue;
     }
     if stripped.trim().is_empty() {
+      // A paragraph of one short line with no closing punctuation, with more text after
+      // it, is a title ("Ed Wood", "**Ed Wood**"): it heads what follows as a heading does.
+      let more = title_lines && lines[i..].iter().any(|&(a, b)| !text[a..b].trim().is_empty());
+      if let Some((s, e)) = para.filter(|&(s, e)| more && is_title_line(&text[s..e])) {
+        para = None;
+        let index = out.len();
+        push(out, s, e, Kind::Heading, next_block, None);
+        if out.len() > index {
+          heading = Some(index);
+        }
+        next_block += 1;
+      }
       flush(out, &mut para, &mut next_block, heading);
+      i += 1;
+      continue;
+    }
+    // A setext underline (`===` or `---` under one line) makes that line a heading.
+    if let Some((s, _)) =
+      para.filter(|&(s, e)| title_lines && !text[s..e].contains('\n') && is_setext_underline(stripped))
+    {
+      para = None;
+      let index = out.len();
+      // The underline is part of its heading: every character is in some segment.
+      push(out, s, le, Kind::Heading, next_block, None);
+      if out.len() > index {
+        heading = Some(index);
+      }
+      next_block += 1;
       i += 1;
       continue;
     }
@@ -239,6 +293,37 @@ fn bold_lead(paragraph: &str) -> Option<usize> {
 /// A bold lead longer than this is bold text, not a title.
 const MAX_BOLD_LEAD: usize = 120;
 
+/// A line standing alone as a title: short, not opening with a lower-case letter (bold or
+/// not), not all capitals (`OK`, `FAILED`), no sentence end in it or closing it (nor a
+/// citation marker: `… was born. [3]`), and nothing that makes it code (a tab, `=`,
+/// braces), a quote, a table row or markup.
+fn is_title_line(line: &str) -> bool {
+  let t = line.trim();
+  let bare = t.trim_start_matches(['*', '_']);
+  !bare.starts_with(char::is_lowercase)
+    && bare.chars().any(char::is_lowercase)
+    && !t.contains('\t')
+    && t.len() <= MAX_TITLE_LINE
+    && !t.contains('\n')
+    && t.chars().any(char::is_alphabetic)
+    && !t.ends_with(['.', '!', '?', ':', ';', ',', ']'])
+    && ![". ", "? ", "! "].iter().any(|end| t.contains(end))
+    && !t.starts_with(['<', '>', '{', '[', '`', '|', '#', '/'])
+    && !t.contains(['=', '{', '}', ';', '|'])
+    && t.split_whitespace().count() <= MAX_TITLE_WORDS
+}
+
+/// A title line longer than this is a sentence that lacks its full stop.
+const MAX_TITLE_LINE: usize = 100;
+/// ...and so is one of more words than this.
+const MAX_TITLE_WORDS: usize = 12;
+
+/// `===` or `---` (two or more) alone on a line.
+fn is_setext_underline(line: &str) -> bool {
+  let t = line.trim();
+  t.len() >= 2 && (t.bytes().all(|c| c == b'=') || t.bytes().all(|c| c == b'-'))
+}
+
 fn is_heading(line: &str) -> bool {
   let hashes = line.bytes().take_while(|&c| c == b'#').count();
   (1..=6).contains(&hashes) && line[hashes..].starts_with([' ', '\t']) && !line[hashes..].trim().is_empty()
@@ -320,11 +405,50 @@ mod tests {
     assert_eq!(parts[0], ("**Ed Wood.**", Kind::Heading, 0, None));
     assert_eq!(parts[1], ("He made films.", Kind::Text, 0, Some(0)));
     assert_eq!(parts[2], ("He acted.", Kind::Text, 0, Some(0)));
-    // A bold word that opens a paragraph is its lead too; an unclosed one is text.
-    assert_eq!(parts[3].1, Kind::Heading);
-    assert_eq!(parts.last().unwrap(), &("**not closed here", Kind::Text, 2, None));
+    // A line that stands alone as a title heads what follows; an unclosed bold is text.
+    assert_eq!(parts[3], ("**Bold** alone", Kind::Heading, 1, None));
+    assert_eq!(
+      parts.last().unwrap(),
+      &("**not closed here", Kind::Text, 2, Some(3))
+    );
     // Nothing after it: bold text, no title.
     assert!(cut("**All done.**", Granularity::Sentence)
+      .iter()
+      .all(|p| p.1 == Kind::Text));
+  }
+
+  #[test]
+  fn a_title_line_or_an_underlined_line_heads_what_follows() {
+    let text = "Ed Wood\n\nHe made films.\n\nTim Burton (director)\n---------------------\nHe was born in Burbank.\n\nThe answer is no\n\nIt was. [3]\n\nMore text.";
+    let got = cut(text, Granularity::Sentence);
+    assert_eq!(got[0], ("Ed Wood", Kind::Heading, 0, None));
+    assert_eq!(got[1], ("He made films.", Kind::Text, 1, Some(0)));
+    assert_eq!(
+      got[2],
+      (
+        "Tim Burton (director)\n---------------------",
+        Kind::Heading,
+        2,
+        None
+      )
+    );
+    assert_eq!(got[3], ("He was born in Burbank.", Kind::Text, 3, Some(2)));
+    // A short line is a title, a sentence with its marker is not.
+    assert_eq!(got[4].1, Kind::Heading);
+    assert!(got[5..].iter().all(|p| p.1 == Kind::Text), "{got:?}");
+    // In a message's part, a program's short lines head nothing.
+    let mut out = Vec::new();
+    segment_part(
+      "Platform: Linux\n\nRan 4 tests\n\nOK",
+      0,
+      0,
+      Granularity::Sentence,
+      &mut out,
+      0,
+    );
+    assert!(out.iter().all(|s| s.kind == Kind::Text && s.heading.is_none()));
+    // Nothing after it: no title.
+    assert!(cut("Ed Wood", Granularity::Sentence)
       .iter()
       .all(|p| p.1 == Kind::Text));
   }

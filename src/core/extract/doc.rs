@@ -10,7 +10,7 @@ use crate::core::cancel::{Cancel, Cancelled, MESSAGES_PER_CHECK, SEGMENTS_PER_CH
 use crate::core::message::{Message, Part, REPLY_PRIMER};
 use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
 use crate::core::sanitize::Sanitizer;
-use crate::core::segment::{repeats, segment, Granularity, Kind, Segment};
+use crate::core::segment::{repeats, segment, segment_part, Granularity, Kind, Segment};
 use crate::core::tokens::{Counter, Encoding};
 
 /// What selection works on: the text, its segments, and per segment whether it must
@@ -145,7 +145,7 @@ pub(super) fn render(messages: &[Message], granularity: Granularity) -> Doc<'sta
     text.push_str("\n\n");
     let header = segments.len();
     if granularity != Granularity::Message {
-      block = segment(&text[start..], start, i, granularity, &mut segments, block);
+      block = segment_part(&text[start..], start, i, granularity, &mut segments, block);
     }
     let header = (segments.len() > header).then_some(header);
     if let Some(h) = header {
@@ -174,7 +174,7 @@ pub(super) fn render(messages: &[Message], granularity: Granularity) -> Doc<'sta
       } else {
         granularity
       };
-      block = segment(&text[from..], from, i, g, &mut segments, block);
+      block = segment_part(&text[from..], from, i, g, &mut segments, block);
       // A result answers the latest call before it with its id (ids can be reused).
       let call = match part {
         Part::ToolResult { call_id, .. } => calls.get(call_id).copied(),
@@ -202,7 +202,7 @@ pub(super) fn render(messages: &[Message], granularity: Granularity) -> Doc<'sta
       }
     }
     if granularity == Granularity::Message {
-      block = segment(
+      block = segment_part(
         &text[start..],
         start,
         i,

@@ -7,6 +7,8 @@ use crate::core::terms::is_stop_word;
 /// full stop of a bold lead (see `title`).
 pub(super) fn heading_title(heading: &str) -> String {
   let end = [':', '.'];
+  // A setext heading's underline is no part of its title.
+  let heading = heading.lines().next().unwrap_or(heading);
   let t = heading.trim_start_matches('#').trim().trim_end_matches(end);
   title(t.trim_matches(['*', '_']).trim_end_matches(end))
 }
