@@ -225,12 +225,22 @@ fn segment_with(
         // An item of one line and several sentences is cut as a paragraph is: its first
         // sentence (with the bullet and any lead) is the item, the rest its text. An item
         // over several lines (a plan's step with its details) stays whole.
+        // The mark is no sentence of its own (`9.` would be one).
+        let body = ls + item_mark(&text[ls..end]);
         let mut first = true;
-        for_each_sentence(&text[ls..end], |from, to| {
-          let kind = if first { Kind::Item } else { Kind::Text };
+        for_each_sentence(&text[body..end], |from, to| {
+          let (kind, from) = if first {
+            (Kind::Item, ls)
+          } else {
+            (Kind::Text, body + from)
+          };
           first = false;
-          push(out, ls + from, ls + to, kind, next_block, heading);
+          push(out, from, body + to, kind, next_block, heading);
         });
+        if first {
+          // A mark with nothing after it.
+          push(out, ls, end, Kind::Item, next_block, heading);
+        }
       } else {
         push(out, ls, end, Kind::Item, next_block, heading);
       }
@@ -329,6 +339,15 @@ fn is_heading(line: &str) -> bool {
   (1..=6).contains(&hashes) && line[hashes..].starts_with([' ', '\t']) && !line[hashes..].trim().is_empty()
 }
 
+/// The length of a list item's mark and the spaces after it (`- `, `12. `).
+fn item_mark(item: &str) -> usize {
+  let t = item.trim_start_matches(' ');
+  let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+  let mark = if digits > 0 { digits + 1 } else { 1 };
+  let rest = &t[mark.min(t.len())..];
+  item.len() - rest.trim_start_matches([' ', '\t']).len()
+}
+
 fn is_list_item(line: &str) -> bool {
   if let Some(rest) = line.strip_prefix(['-', '*', '+']) {
     return rest.starts_with([' ', '\t']) && !rest.trim().is_empty() && !line.starts_with("---");
@@ -387,6 +406,10 @@ mod tests {
         ("He was born in 1924.", Kind::Text, 0, None),
         ("- Tim Burton — He directed it.", Kind::Item, 1, None),
       ]
+    );
+    assert_eq!(
+      cut("9. Ed Wood: He was a filmmaker. He acted.", Granularity::Sentence)[0],
+      ("9. Ed Wood: He was a filmmaker.", Kind::Item, 0, None)
     );
     let paragraphs = cut(text, Granularity::Paragraph);
     assert_eq!(

@@ -169,9 +169,14 @@ fn string_values(json: &str) -> impl Iterator<Item = String> + '_ {
 /// "harvey lawrence pekar"). `None` when it opens with no name ("It was…", "This…").
 pub(super) fn lead_title(lead: &str) -> Option<String> {
   let t = lead.trim_start();
-  let t = t
-    .strip_prefix(['-', '*', '+'])
-    .map_or(t, |rest| rest.trim_start());
+  // The item's mark: a bullet, or a number (`1.`, `2)`).
+  let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+  let t = match t[digits..].strip_prefix(['.', ')']) {
+    Some(rest) if digits > 0 && rest.starts_with(' ') => rest.trim_start(),
+    _ => t
+      .strip_prefix(['-', '*', '+'])
+      .map_or(t, |rest| rest.trim_start()),
+  };
   for mark in ["**", "__"] {
     if let Some(rest) = t.strip_prefix(mark) {
       let name = &rest[..rest.find(mark)?];
@@ -381,6 +386,11 @@ mod tests {
       lead_title("* Ed Wood — an American filmmaker.").as_deref(),
       Some("ed wood")
     );
+    assert_eq!(
+      lead_title("12. Ed Wood: an American filmmaker.").as_deref(),
+      Some("ed wood")
+    );
+    assert_eq!(lead_title("1990 was a year.").as_deref(), Some("1990"));
     assert_eq!(
       lead_title("Harvey Lawrence Pekar (October 8, 1939 – July 12, 2010) was a writer.").as_deref(),
       Some("harvey lawrence pekar")
