@@ -164,7 +164,7 @@ fn segment_with(
       i = j + 1;
       continue;
     }
-    if indent <= 3 && is_heading(stripped) {
+    if indent <= 3 && (is_heading(stripped) || title_lines && is_titled_tag(stripped)) {
       flush(out, &mut para, &mut next_block, heading);
       let index = out.len();
       push(out, ls, le, Kind::Heading, next_block, None);
@@ -328,6 +328,44 @@ const MAX_TITLE_LINE: usize = 100;
 /// ...and so is one of more words than this.
 const MAX_TITLE_WORDS: usize = 12;
 
+/// A markup line that titles what follows: an opening tag with a title-like attribute
+/// (`<document title="Ed Wood">`, `<file path="src/a.ts">`) or a title element
+/// (`<source>Ed Wood</source>`), as documents are wrapped for a model.
+pub fn is_titled_tag(line: &str) -> bool {
+  let t = line.trim();
+  if !t.starts_with('<') || !t.ends_with('>') || t.starts_with("</") || t.len() > MAX_TAG_LINE {
+    return false;
+  }
+  tag_title(t).is_some()
+}
+
+/// The title a titled tag gives (`is_titled_tag`).
+pub fn tag_title(tag: &str) -> Option<&str> {
+  let t = tag.trim();
+  for attribute in TITLE_ATTRIBUTES {
+    if let Some(at) = t.find(&format!(" {attribute}=\"")) {
+      let value = &t[at + attribute.len() + 3..];
+      return value
+        .find('"')
+        .map(|end| &value[..end])
+        .filter(|v| !v.trim().is_empty());
+    }
+  }
+  TITLE_ELEMENTS.iter().find_map(|element| {
+    let inner = t
+      .strip_prefix(&format!("<{element}>"))?
+      .strip_suffix(&format!("</{element}>"))?;
+    (!inner.trim().is_empty() && !inner.contains('<')).then_some(inner)
+  })
+}
+
+/// Attributes whose value names what a tag wraps.
+const TITLE_ATTRIBUTES: [&str; 6] = ["title", "name", "source", "path", "file", "filename"];
+/// Elements whose text names what is wrapped around them.
+const TITLE_ELEMENTS: [&str; 3] = ["title", "source", "name"];
+/// A tag line longer than this holds content, not a title.
+const MAX_TAG_LINE: usize = 300;
+
 /// `===` or `---` (two or more) alone on a line.
 fn is_setext_underline(line: &str) -> bool {
   let t = line.trim();
@@ -474,6 +512,25 @@ mod tests {
     assert!(cut("Ed Wood", Granularity::Sentence)
       .iter()
       .all(|p| p.1 == Kind::Text));
+  }
+
+  #[test]
+  fn a_titled_tag_heads_what_it_wraps() {
+    let text = "<document title=\"Ed Wood\">\nHe made films.\n</document>\n<document index=\"2\">\n<source>Tim Burton</source>\n<document_content>\nHe was born in Burbank.\n</document_content>\n</document>";
+    let got = cut(text, Granularity::Sentence);
+    let headings: Vec<&str> = got.iter().filter(|p| p.1 == Kind::Heading).map(|p| p.0).collect();
+    assert_eq!(
+      headings,
+      ["<document title=\"Ed Wood\">", "<source>Tim Burton</source>"]
+    );
+    assert_eq!(tag_title("<document title=\"Ed Wood\">"), Some("Ed Wood"));
+    assert_eq!(
+      tag_title("<file path=\"src/a.ts\" lang=\"ts\">"),
+      Some("src/a.ts")
+    );
+    assert_eq!(tag_title("<source>Tim Burton</source>"), Some("Tim Burton"));
+    assert_eq!(tag_title("<div class=\"x\">"), None);
+    assert!(!is_titled_tag("</document>"));
   }
 
   #[test]
