@@ -164,7 +164,9 @@ fn segment_with(
       i = j + 1;
       continue;
     }
-    if indent <= 3 && (is_heading(stripped) || title_lines && is_titled_tag(stripped)) {
+    let titled =
+      title_lines && (is_titled_tag(stripped) || para.is_none() && field_title(stripped).is_some());
+    if indent <= 3 && (is_heading(stripped) || titled) {
       flush(out, &mut para, &mut next_block, heading);
       let index = out.len();
       push(out, ls, le, Kind::Heading, next_block, None);
@@ -359,6 +361,16 @@ pub fn tag_title(tag: &str) -> Option<&str> {
   })
 }
 
+/// The value of a `Title: Ed Wood` line opening a paragraph: a field whose name is a
+/// title-like attribute's (`Title`, `Source`, `Path`…), as a record is printed.
+pub fn field_title(line: &str) -> Option<&str> {
+  let (key, value) = line.trim().split_once(": ")?;
+  let known = TITLE_ATTRIBUTES
+    .iter()
+    .any(|a| a.eq_ignore_ascii_case(key.trim()));
+  (known && !value.trim().is_empty() && value.len() <= MAX_TITLE_LINE).then(|| value.trim())
+}
+
 /// Attributes whose value names what a tag wraps.
 const TITLE_ATTRIBUTES: [&str; 6] = ["title", "name", "source", "path", "file", "filename"];
 /// Elements whose text names what is wrapped around them.
@@ -531,6 +543,14 @@ mod tests {
     assert_eq!(tag_title("<source>Tim Burton</source>"), Some("Tim Burton"));
     assert_eq!(tag_title("<div class=\"x\">"), None);
     assert!(!is_titled_tag("</document>"));
+    let record = cut(
+      "Title: Ed Wood\nHe made films.\n\nName: Tim Burton\nHe was born in Burbank.",
+      Granularity::Sentence,
+    );
+    assert_eq!(record[0], ("Title: Ed Wood", Kind::Heading, 0, None));
+    assert_eq!(record[1], ("He made films.", Kind::Text, 1, Some(0)));
+    assert_eq!(field_title("Path: src/a.ts"), Some("src/a.ts"));
+    assert_eq!(field_title("Note: it failed"), None);
   }
 
   #[test]

@@ -1,7 +1,7 @@
 //! Titles, and where text names them: the links between sections.
 
 use super::index::fold_ascii;
-use crate::core::segment::tag_title;
+use crate::core::segment::{field_title, tag_title};
 use crate::core::terms::is_stop_word;
 
 /// A heading's title, case-folded: without `#` marks, or the bold marks and the colon or
@@ -10,7 +10,7 @@ pub(super) fn heading_title(heading: &str) -> String {
   let end = [':', '.'];
   // A setext heading's underline is no part of its title.
   let heading = heading.lines().next().unwrap_or(heading);
-  if let Some(named) = tag_title(heading) {
+  if let Some(named) = tag_title(heading).or_else(|| field_title(heading)) {
     return title(named);
   }
   let t = heading.trim_start_matches('#').trim().trim_end_matches(end);
