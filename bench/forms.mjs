@@ -97,6 +97,12 @@ export const EXTRACTION_FORMS = [
   { name: 'paragraphs', note: 'the paragraphs, no titles, a blank line between', render: (q) => q.paragraphs.map(paragraphText).join('\n\n') },
   { name: 'bullets', note: '`- **<title>**: <sentences>`, one bullet per paragraph', render: (q) => q.paragraphs.map((p) => `- **${p.title}**: ${paragraphText(p)}`).join('\n') },
   { name: 'bullets-dash', note: '`* <title> — <sentences>`, one bullet per paragraph', render: (q) => q.paragraphs.map((p) => `* ${p.title} — ${paragraphText(p)}`).join('\n') },
+  // Documents titled in other ways than `##`: every one is read by structure, not a rule per form.
+  { name: 'title-lines', note: 'the title alone on a line, a blank line, the paragraph', render: (q) => q.paragraphs.map((p) => `${p.title}\n\n${paragraphText(p)}`).join('\n\n') },
+  { name: 'setext', note: 'the title underlined with `---`, the paragraph under it', render: (q) => q.paragraphs.map((p) => `${p.title}\n${'-'.repeat(Math.max(3, p.title.length))}\n${paragraphText(p)}`).join('\n\n') },
+  { name: 'numbered', note: '`1. <title>: <sentences>`, one numbered item per paragraph', render: (q) => q.paragraphs.map((p, i) => `${i + 1}. ${p.title}: ${paragraphText(p)}`).join('\n') },
+  { name: 'xml-docs', note: "Anthropic's long-context layout: `<document index>` with `<source>` and `<document_content>`", render: (q) => `<documents>\n${q.paragraphs.map((p, i) => `<document index="${i + 1}">\n<source>${p.title}</source>\n<document_content>\n${paragraphText(p)}\n</document_content>\n</document>`).join('\n')}\n</documents>` },
+  { name: 'records', note: '`Title: <title>` on the first line of each paragraph', render: (q) => q.paragraphs.map((p) => `Title: ${p.title}\n${paragraphText(p)}`).join('\n\n') },
   { name: 'openai', note: 'OpenAI Chat: user question; per paragraph an assistant `tool_calls` `search_wikipedia {"title"}` and a `role: tool` result; a closing note', render: (q) => openaiThread(q) },
   { name: 'anthropic', note: 'Anthropic Messages: the same with `tool_use` blocks and `tool_result` blocks whose content is a list of one `text` block', render: anthropicThread },
   { name: 'ai-sdk', note: 'AI SDK model messages: `tool-call` / `tool-result` parts, `output: { type: "text", value }`', render: aiSdkThread },
