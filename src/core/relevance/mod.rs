@@ -288,11 +288,14 @@ fn quoting_sections(
 
 /// The names a search's results are also known by. A tool result is named by its call;
 /// when its text never says the call's name, the call may hold more than the name of what
-/// it found (a search's query: "Ed Wood wikipedia"). The result is then also named as a
-/// paragraph is, by the name its first sentence opens with, where the call's name is that
-/// name, which no other call asks for, and words that calls asking for other things repeat
-/// (how the calls ask, not what they ask for). `calls` are every section's names as read,
-/// `chosen` the ones kept (`distinctive_names`).
+/// it found (a search's query: "Ed Wood wikipedia"). The result is then also named:
+/// - as a paragraph is, by the name its first sentence opens with, where the query is that
+///   name (its article left out, its parenthesized qualifier said) and words that calls
+///   asking for other things repeat (how the calls ask, not what they ask for), and the
+///   name has a word no other call asks for (`python` in `python reproduce.py` has none);
+/// - by what the query asks for, its repeated words left out, where the result says it.
+///
+/// `calls` are every section's names as read, `chosen` the ones kept (`distinctive_names`).
 fn found_names(
   text: &str,
   folded: &str,
@@ -321,7 +324,7 @@ fn found_names(
   }
   let calls_of = |w: &str| words_of_calls.get(w).copied().unwrap_or(0);
   let asks_only_for = |call: &str, name: &str| {
-    name.split(' ').all(|w| calls_of(w) <= 1)
+    name.split(' ').any(|w| calls_of(w) <= 1)
       && name_spans(call, name).first().is_some_and(|&(at, end)| {
         format!("{} {}", &call[..at], &call[end..])
           .split(' ')
@@ -356,12 +359,43 @@ fn found_names(
       if lead.is_empty() || chosen[k].iter().any(said) {
         return Vec::new();
       }
-      lead
-        .into_iter()
-        .filter(|n| chosen[k].iter().any(|t| asks_only_for(t, n)))
-        .collect()
+      // A query leaves out a name's article and says its qualifier: "the Uruguayan War"
+      // is asked for as "Uruguayan War wikipedia", "the 1992 US Open" as "1992 US Open
+      // (tennis) wikipedia".
+      let asked: Vec<String> = chosen[k].iter().map(|t| without_parentheses(t)).collect();
+      let mut found: Vec<String> = lead
+        .iter()
+        .map(|n| n.strip_prefix("the ").unwrap_or(n).to_owned())
+        .filter(|n| asked.iter().any(|t| asks_only_for(t, n)))
+        .collect();
+      // Or what the query asks for, its repeated words left out, when the result says it
+      // ("Lettuce necrotic yellows virus", whose lead names only "Lettuce").
+      for t in &asked {
+        let core: Vec<&str> = t.split(' ').filter(|w| calls_of(w) <= 1).collect();
+        let core = core.join(" ");
+        if !core.is_empty() && core != *t && said(&core) && !found.contains(&core) {
+          found.push(core);
+        }
+      }
+      found.dedup();
+      found
     })
     .collect()
+}
+
+/// `text` without its parenthesized groups, spaces squeezed.
+fn without_parentheses(text: &str) -> String {
+  let mut out = String::with_capacity(text.len());
+  let mut depth = 0usize;
+  for c in text.chars() {
+    match c {
+      '(' => depth += 1,
+      ')' => depth = depth.saturating_sub(1),
+      _ if depth == 0 => out.push(c),
+      _ => {}
+    }
+  }
+  out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// How a section's candidate names name it.
