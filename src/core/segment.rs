@@ -141,6 +141,19 @@ fn segment_with(
       *next_block += 1;
     }
   };
+  // A heading heads the segments after it, in a block of its own.
+  let open_heading = |out: &mut Vec<Segment>,
+                      start: usize,
+                      end: usize,
+                      heading: &mut Option<usize>,
+                      next_block: &mut usize| {
+    let index = out.len();
+    push(out, start, end, Kind::Heading, *next_block, None);
+    if out.len() > index {
+      *heading = Some(index);
+    }
+    *next_block += 1;
+  };
   while i < lines.len() {
     let (ls, le) = lines[i];
     let line = &text[ls..le];
@@ -168,12 +181,7 @@ fn segment_with(
       title_lines && (is_titled_tag(stripped) || para.is_none() && field_title(stripped).is_some());
     if indent <= 3 && (is_heading(stripped) || titled) {
       flush(out, &mut para, &mut next_block, heading);
-      let index = out.len();
-      push(out, ls, le, Kind::Heading, next_block, None);
-      if out.len() > index {
-        heading = Some(index);
-      }
-      next_block += 1;
+      open_heading(out, ls, le, &mut heading, &mut next_block);
       i += 1;
       continue;
     }
@@ -183,12 +191,7 @@ fn segment_with(
       let more = title_lines && lines[i..].iter().any(|&(a, b)| !text[a..b].trim().is_empty());
       if let Some((s, e)) = para.filter(|&(s, e)| more && is_title_line(&text[s..e])) {
         para = None;
-        let index = out.len();
-        push(out, s, e, Kind::Heading, next_block, None);
-        if out.len() > index {
-          heading = Some(index);
-        }
-        next_block += 1;
+        open_heading(out, s, e, &mut heading, &mut next_block);
       }
       flush(out, &mut para, &mut next_block, heading);
       i += 1;
@@ -199,13 +202,8 @@ fn segment_with(
       para.filter(|&(s, e)| title_lines && !text[s..e].contains('\n') && is_setext_underline(stripped))
     {
       para = None;
-      let index = out.len();
       // The underline is part of its heading: every character is in some segment.
-      push(out, s, le, Kind::Heading, next_block, None);
-      if out.len() > index {
-        heading = Some(index);
-      }
-      next_block += 1;
+      open_heading(out, s, le, &mut heading, &mut next_block);
       i += 1;
       continue;
     }
