@@ -226,8 +226,10 @@ fn opening_name(sentence: &str) -> Option<&str> {
     } else if !NAME_CONNECTORS.contains(&bare) {
       break;
     }
-    // Punctuation after a word ends the name.
-    if trimmed.len() != word.len() {
+    // Punctuation after a word ends the name, but for an initial's full stop (`J. Cole`).
+    let initial =
+      word.len() == 2 && word.ends_with('.') && word.starts_with(|c: char| c.is_ascii_uppercase());
+    if trimmed.len() != word.len() && !initial {
       break;
     }
   }
@@ -262,6 +264,10 @@ pub(super) fn lead_titles(lead: &str) -> Vec<String> {
 fn shortened(name: String) -> Vec<String> {
   let words: Vec<&str> = name.split(' ').collect();
   let mut names = vec![name.clone()];
+  // "The Pennsylvania State University" is also named without its article.
+  if let Some(bare) = name.strip_prefix("the ").filter(|b| b.contains(' ')) {
+    names.push(bare.to_owned());
+  }
   // A name with connectors is the title of a thing ("The Stories of Vladimir Nabokov"),
   // said whole; a person's is said short.
   let connected = words.iter().any(|w| NAME_CONNECTORS.contains(w));
@@ -446,6 +452,17 @@ mod tests {
     assert_eq!(
       lead_titles("Ed Wood is known as the worst director."),
       ["ed wood"]
+    );
+    assert!(
+      lead_titles("Jermaine Lamarr Cole, better known by his stage name J. Cole, is a rapper.")
+        .contains(&"j. cole".to_owned())
+    );
+    assert_eq!(
+      lead_titles("The Pennsylvania State University is a university."),
+      [
+        "the pennsylvania state university",
+        "pennsylvania state university"
+      ]
     );
     assert_eq!(lead_title("It was dissolved in 2010."), None);
     assert_eq!(lead_title("This was dissolved in 2010."), None);
