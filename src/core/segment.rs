@@ -188,8 +188,12 @@ fn segment_with(
     if stripped.trim().is_empty() {
       // A paragraph of one short line with no closing punctuation, with more text after
       // it, is a title ("Ed Wood", "**Ed Wood**"): it heads what follows as a heading does.
-      let more = title_lines && lines[i..].iter().any(|&(a, b)| !text[a..b].trim().is_empty());
-      if let Some((s, e)) = para.filter(|&(s, e)| more && is_title_line(&text[s..e])) {
+      let title = |(s, e): (usize, usize)| {
+        title_lines
+          && is_title_line(&text[s..e])
+          && lines[i..].iter().any(|&(a, b)| !text[a..b].trim().is_empty())
+      };
+      if let Some((s, e)) = para.filter(|&p| title(p)) {
         para = None;
         open_heading(out, s, e, &mut heading, &mut next_block);
       }
@@ -315,8 +319,7 @@ fn is_title_line(line: &str) -> bool {
     && !t.contains('\t')
     && t.len() <= MAX_TITLE_LINE
     && !t.contains('\n')
-    && t.chars().any(char::is_alphabetic)
-    && !t.ends_with(['.', '!', '?', ':', ';', ',', ']'])
+    && !t.ends_with(['.', '!', '?', ':', ',', ']'])
     && ![". ", "? ", "! "].iter().any(|end| t.contains(end))
     && !t.starts_with(['<', '>', '{', '[', '`', '|', '#', '/'])
     && !t.contains(['=', '{', '}', ';', '|'])

@@ -305,6 +305,20 @@ fn found_names(
   calls: &[(Vec<String>, Naming)],
   chosen: &[Vec<String>],
 ) -> Vec<Vec<String>> {
+  // A call's result: its segments after the call line.
+  let result = |k: usize| (span[k].0 + 1..span[k].1).filter(move |&i| section_of[i] == k);
+  let said = |k: usize, name: &str| {
+    result(k).any(|i| !name_spans(&folded[segments[i].start..segments[i].end], name).is_empty())
+  };
+  // The results whose text never says their call's name: only those are named anew.
+  let unsaid: Vec<bool> = (0..span.len())
+    .map(|k| {
+      segments[span[k].0].kind == Kind::Call && !chosen[k].is_empty() && !chosen[k].iter().any(|t| said(k, t))
+    })
+    .collect();
+  if !unsaid.contains(&true) {
+    return vec![Vec::new(); span.len()];
+  }
   let mut distinct: Vec<&String> = calls
     .iter()
     .filter(|(_, naming)| *naming == Naming::OneOf)
@@ -332,12 +346,11 @@ fn found_names(
           .all(|w| calls_of(w) > 1)
       })
   };
-  let leads: Vec<(Vec<String>, Naming)> = span
-    .iter()
-    .enumerate()
-    .map(|(k, &(first, end))| {
-      let lead = (segments[first].kind == Kind::Call)
-        .then(|| (first + 1..end).find(|&i| section_of[i] == k && segments[i].kind == Kind::Text))
+  let leads: Vec<(Vec<String>, Naming)> = (0..span.len())
+    .map(|k| {
+      // Every result's lead, so that a name many results open with counts as shared.
+      let lead = (segments[span[k].0].kind == Kind::Call)
+        .then(|| result(k).find(|&i| segments[i].kind == Kind::Text))
         .flatten();
       let mut names = lead.map_or_else(Vec::new, |i| {
         lead_titles(&text[segments[i].start..segments[i].end])
@@ -350,13 +363,8 @@ fn found_names(
     .into_iter()
     .enumerate()
     .map(|(k, lead)| {
-      let (first, end) = span[k];
-      let said = |t: &String| {
-        (first + 1..end)
-          .filter(|&i| section_of[i] == k)
-          .any(|i| !name_spans(&folded[segments[i].start..segments[i].end], t).is_empty())
-      };
-      if lead.is_empty() || chosen[k].iter().any(said) {
+      // A result that opens with no name is no page a search found.
+      if !unsaid[k] || lead.is_empty() {
         return Vec::new();
       }
       // A query leaves out a name's article and says its qualifier: "the Uruguayan War"
@@ -371,9 +379,12 @@ fn found_names(
       // Or what the query asks for, its repeated words left out, when the result says it
       // ("Lettuce necrotic yellows virus", whose lead names only "Lettuce").
       for t in &asked {
-        let core: Vec<&str> = t.split(' ').filter(|w| calls_of(w) <= 1).collect();
-        let core = core.join(" ");
-        if !core.is_empty() && core != *t && said(&core) && !found.contains(&core) {
+        let core = t
+          .split(' ')
+          .filter(|w| calls_of(w) <= 1)
+          .collect::<Vec<_>>()
+          .join(" ");
+        if !core.is_empty() && core != *t && said(k, &core) && !found.contains(&core) {
           found.push(core);
         }
       }
