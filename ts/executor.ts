@@ -7,7 +7,7 @@ import { describe } from './args.js'
 import { type AnyMessage, toNativeMessages } from './messages.js'
 import { raceCall } from './spawn-race.js'
 import { normalize } from './spawn-result.js'
-import { guardListeners } from './spawn-signal.js'
+import { causedAbort, guardListeners } from './spawn-signal.js'
 import { type SpawnLimits, SubagentBlockedError, type SubagentRunInput, type SpawnOptions } from './spawn-options.js'
 
 /** One spawn's run, as it travels to a worker. */
@@ -63,13 +63,8 @@ const errorMessage = (error: unknown) => (error instanceof Error ? error.message
  * becomes a `RemoteAnswer`.
  */
 export async function runRemoteSpawn(run: SpawnOptions['run'], spawn: RemoteSpawn, outer?: AbortSignal): Promise<RemoteAnswer> {
-  const controller = new AbortController()
-  let cause: 'timeout' | 'iteration-limit' | 'aborted' | undefined
-  const abort = (why: NonNullable<typeof cause>, reason: unknown) => {
-    if (controller.signal.aborted) return
-    cause = why
-    controller.abort(reason)
-  }
+  const controller = causedAbort()
+  const abort = controller.abort
   const onOuter = () => abort('aborted', outer!.reason)
   let steps = 0
   // JSON carries Infinity as null: read it back as Infinity (no limit).
@@ -109,6 +104,7 @@ export async function runRemoteSpawn(run: SpawnOptions['run'], spawn: RemoteSpaw
     const answer = await raceCall(() => run(input), controller.signal)
     if ('aborted' in answer || controller.signal.aborted) {
       const reason = controller.signal.reason
+      const cause = controller.cause()
       if (cause === 'timeout' || cause === 'iteration-limit') return failed(cause, errorMessage(reason))
       return failed('aborted', `aborted: ${errorMessage(reason)}`)
     }

@@ -54,3 +54,25 @@ export function guardListeners(signal: AbortSignal): AbortSignal {
   })
   return signal
 }
+
+/** Why a spawn's controller aborted: its timer, its iteration limit, or the caller's signal. */
+export type AbortCause = 'timeout' | 'iteration-limit' | 'aborted'
+
+/**
+ * One controller for a spawn's run, which remembers why it aborted first: `abort(cause,
+ * reason)` does nothing once the signal has aborted, so a late timer does not relabel an
+ * iteration-limit failure.
+ */
+export function causedAbort(): { signal: AbortSignal; abort: (cause: AbortCause, reason: unknown) => void; cause: () => AbortCause | undefined } {
+  const controller = new AbortController()
+  let first: AbortCause | undefined
+  return {
+    signal: controller.signal,
+    abort: (cause, reason) => {
+      if (controller.signal.aborted) return
+      first = cause
+      controller.abort(reason)
+    },
+    cause: () => first,
+  }
+}

@@ -29,7 +29,7 @@ import {
   type SubagentRunInput,
 } from './spawn-options.js'
 import { headlineSummary, type Normalized, normalize, resultText, SUMMARY_FORM } from './spawn-result.js'
-import { guardListeners } from './spawn-signal.js'
+import { causedAbort, guardListeners } from './spawn-signal.js'
 import { raceCall } from './spawn-race.js'
 import type { RemoteAnswer } from './executor.js'
 
@@ -102,13 +102,8 @@ export async function spawnChecked(
   let runEnded: number | undefined
 
   // One controller for the whole spawn: isolation and `run` both listen to it.
-  const controller = new AbortController()
-  let abortCause: 'timeout' | 'aborted' | 'iteration-limit' | undefined
-  const abort = (cause: NonNullable<typeof abortCause>, reason: unknown) => {
-    if (controller.signal.aborted) return
-    abortCause = cause
-    controller.abort(reason)
-  }
+  const controller = causedAbort()
+  const abort = controller.abort
   const onOuterAbort = () => abort('aborted', o.signal!.reason)
   let timer: ReturnType<typeof setTimeout> | undefined
 
@@ -150,8 +145,8 @@ export async function spawnChecked(
   }
   const abortedFailure = (): SpawnError => {
     const reason = controller.signal.reason
-    if (abortCause === 'timeout') return { reason: 'timeout', message: errorMessage(reason) }
-    if (abortCause === 'iteration-limit') return { reason: 'iteration-limit', message: errorMessage(reason) }
+    if (controller.cause() === 'timeout') return { reason: 'timeout', message: errorMessage(reason) }
+    if (controller.cause() === 'iteration-limit') return { reason: 'iteration-limit', message: errorMessage(reason) }
     return { reason: 'aborted', message: `aborted: ${errorMessage(reason)}` }
   }
 
