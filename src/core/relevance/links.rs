@@ -166,26 +166,26 @@ fn string_values(json: &str) -> impl Iterator<Item = String> + '_ {
   })
 }
 
-/// The title of a paragraph or list item that has no heading: what it leads with. A bold
-/// lead (`**Ed Wood**: …`) or a short lead before a dash or colon (`Ed Wood — …`) is its
-/// title as written; otherwise the name its first sentence opens with, the run of
-/// capitalized words before anything else ("Harvey Lawrence Pekar (October 8, …) was" is
-/// "harvey lawrence pekar"). `None` when it opens with no name ("It was…", "This…").
-pub(super) fn lead_title(lead: &str) -> Option<String> {
+/// A lead without its item's mark: a bullet, or a number (`1.`, `2)`).
+fn without_mark(lead: &str) -> &str {
   let t = lead.trim_start();
-  // The item's mark: a bullet, or a number (`1.`, `2)`).
   let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-  let t = match t[digits..].strip_prefix(['.', ')']) {
+  match t[digits..].strip_prefix(['.', ')']) {
     Some(rest) if digits > 0 && rest.starts_with(' ') => rest.trim_start(),
     _ => t
       .strip_prefix(['-', '*', '+'])
       .map_or(t, |rest| rest.trim_start()),
-  };
+  }
+}
+
+/// A title a lead writes as one: bold (`**Ed Wood**: …`), or short before a dash or colon
+/// (`Ed Wood — …`). `Err` for a bold mark never closed.
+fn written_title(t: &str) -> Result<Option<String>, ()> {
   for mark in ["**", "__"] {
     if let Some(rest) = t.strip_prefix(mark) {
-      let name = &rest[..rest.find(mark)?];
+      let name = &rest[..rest.find(mark).ok_or(())?];
       let name = name.trim_end_matches([':', '.', ' ']);
-      return (!name.is_empty() && name.len() <= MAX_TITLE_BYTES).then(|| title(name));
+      return Ok((!name.is_empty() && name.len() <= MAX_TITLE_BYTES).then(|| title(name)));
     }
   }
   for separator in [" — ", " – ", ": "] {
@@ -193,17 +193,74 @@ pub(super) fn lead_title(lead: &str) -> Option<String> {
       // A parenthesis or quote before the colon is the name's gloss ("Ed Wood (Latin:
       // …"), not a lead of its own.
       if name.len() <= MAX_LEAD_BYTES && !name.contains(['.', '!', '?', ',', '(', ')', '"', ';']) {
-        return Some(title(name));
+        return Ok(Some(title(name)));
       }
     }
   }
-  let name = opening_name(t)?;
-  let single_stop_word = !name.contains(' ') && is_stop_word(&name.to_lowercase());
-  (!single_stop_word).then(|| title(name))
+  Ok(None)
 }
 
+/// `text` without its parenthesized groups, spaces squeezed.
+pub(super) fn without_parentheses(text: &str) -> String {
+  let mut out = String::with_capacity(text.len());
+  let mut depth = 0usize;
+  for c in text.chars() {
+    match c {
+      '(' => depth += 1,
+      ')' => depth = depth.saturating_sub(1),
+      _ if depth == 0 => out.push(c),
+      _ => {}
+    }
+  }
+  out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The subject a lead sentence defines, as written before its verb: "Centaurium pulchellum
+/// is a species", "The Karlskrona naval base (Swedish: …) is", "\"25 or 6 to 4\" is a
+/// song". Its parentheses, quotes and a clause after a comma are left out; it must open
+/// with a capital or a digit once an article is left out (so "The bug is…" names
+/// nothing), be no phrase that introduces the sentence ("In 2008, photographs were…"),
+/// and be short (`MAX_SUBJECT_WORDS`): a longer run is no name.
+fn lead_subject(t: &str) -> Option<String> {
+  let mut end = t.len().min(MAX_SUBJECT_SEARCH);
+  while !t.is_char_boundary(end) {
+    end -= 1;
+  }
+  let head = &t[..end];
+  let verb = COPULAS.iter().filter_map(|v| head.find(v)).min()?;
+  let subject = without_parentheses(&t[..verb]);
+  let (subject, clause) = subject.split_once(',').unwrap_or((&subject, ""));
+  if !clause.is_empty() && introduces(subject) {
+    return None;
+  }
+  let subject = subject.replace(['"', '“', '”'], "");
+  let subject = subject.trim();
+  let bare = ["The ", "A ", "An "]
+    .iter()
+    .find_map(|a| subject.strip_prefix(a))
+    .unwrap_or(subject);
+  let opens = bare
+    .chars()
+    .next()
+    .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit());
+  let words = bare.split(' ').count();
+  (opens && words <= MAX_SUBJECT_WORDS && !is_stop_word(&bare.to_lowercase())).then(|| title(subject))
+}
+
+/// The verbs after which a lead's subject ends ("X is a …").
+const COPULAS: [&str; 4] = [" is ", " was ", " are ", " were "];
+
+/// A subject is sought in this many bytes of a lead: a name, its parenthesized dates and
+/// native spelling, and the verb.
+const MAX_SUBJECT_SEARCH: usize = 160;
+
+/// A subject of more words than this is a phrase, not a name (the longest titles of the
+/// bench's documents, "The Missouri attorney general election of 2012", have seven).
+const MAX_SUBJECT_WORDS: usize = 8;
+
 /// The name a sentence opens with: its run of capitalized words (and the connectors
-/// between them), up to the first other word or punctuation.
+/// between them), up to the first other word or punctuation; none when it is a phrase
+/// that introduces the sentence (`introduces`).
 fn opening_name(sentence: &str) -> Option<&str> {
   let t = sentence.trim_start();
   let mut name_end = 0;
@@ -233,55 +290,135 @@ fn opening_name(sentence: &str) -> Option<&str> {
       break;
     }
   }
-  (name_end > 0).then(|| &t[..name_end])
+  let name = &t[..name_end];
+  // A single stop word ("It", "This", "The") is no name.
+  let stop = !name.contains(' ') && is_stop_word(&name.to_lowercase());
+  let introductory = t[name_end..].starts_with(',') && introduces(name);
+  (name_end > 0 && !stop && !introductory).then_some(name)
 }
 
-/// The ways text names what a paragraph leads with (`lead_title`): the name and the other
-/// names its lead sentence gives (`aliases`), each with its short forms (`shortened`), as
-/// people and things are named short ("Harvey Lawrence Pekar" is "Harvey Pekar").
-pub(super) fn lead_titles(lead: &str) -> Vec<String> {
-  let Some(name) = lead_title(lead) else {
-    return Vec::new();
+/// Whether words before a comma introduce the sentence with a time rather than name its
+/// subject: they open with a stop word other than an article and hold a number ("On
+/// March 27,", "In 2008,"), where a name does not ("Through the Looking-Glass, and What
+/// Alice Found There").
+fn introduces(words: &str) -> bool {
+  let first = words.trim_start().split(' ').next().unwrap_or("").to_lowercase();
+  is_stop_word(&first) && !ARTICLES.contains(&first.as_str()) && words.contains(|c: char| c.is_ascii_digit())
+}
+
+/// Articles, which open names ("The Hague") as they open sentences, and introduce nothing.
+const ARTICLES: [&str; 3] = ["a", "an", "the"];
+
+/// The ways text names what a paragraph leads with, and how many of them are its names
+/// rather than short forms. Its names: a title written as one (bold, before a dash) and
+/// the subject its lead sentence defines (`lead_subject`); otherwise also the name the
+/// lead opens with and the other names it gives (`aliases`), each also without its
+/// article and without a suffix that follows a name (`Inc.`, `Jr.`, `OBE`). Then the
+/// short forms of those names (`shortened`), as people are named short ("Harvey Lawrence
+/// Pekar" is "Harvey Pekar", "Clive Staples Lewis" is "C. S. Lewis").
+pub(super) fn lead_titles(lead: &str) -> (Vec<String>, usize) {
+  let t = without_mark(lead);
+  let Ok(written) = written_title(t) else {
+    return (Vec::new(), 0);
   };
-  let name = name.replace('"', "");
-  // A title written as one (bold, before a dash) is said as written.
-  if opening_name(lead).is_none_or(|opening| title(opening).replace('"', "") != name) {
-    return vec![name];
+  let mut names: Vec<String> = Vec::new();
+  let add = |names: &mut Vec<String>, name: String| {
+    let name = name.replace('"', "");
+    if !name.is_empty() && !names.contains(&name) {
+      names.push(name);
+    }
+  };
+  let subject = lead_subject(t);
+  if let Some(written) = written {
+    add(&mut names, written);
+    if let Some(subject) = subject {
+      add(&mut names, subject);
+    }
+    // A title written as one is said as written.
+    let primary = names.len();
+    return (names, primary);
   }
-  let mut names = shortened(name);
-  for alias in aliases(lead) {
-    for n in shortened(alias) {
-      if !names.contains(&n) {
-        names.push(n);
-      }
+  // The name the lead opens with and its aliases are said short too; a subject with
+  // words of its own ("the Piano Sonata No. 3 in F minor") is said whole.
+  let spoken: Vec<String> = opening_name(t).map(title).into_iter().chain(aliases(t)).collect();
+  let nicknamed = spoken.first().and_then(|name| nicknamed(name));
+  for name in subject.into_iter().chain(spoken.iter().cloned()).chain(nicknamed) {
+    add(&mut names, name);
+  }
+  for k in 0..names.len() {
+    if let Some(bare) = names[k].strip_prefix("the ").map(str::to_owned) {
+      add(&mut names, bare);
+    }
+    if let Some(bare) = without_suffix(&names[k]) {
+      add(&mut names, bare);
     }
   }
-  names
+  let primary = names.len();
+  for name in &spoken {
+    // A nickname is said with the last name only (above), never in a short form.
+    let name: Vec<&str> = name.split(' ').filter(|w| !w.starts_with('"')).collect();
+    let name = name.join(" ");
+    let name = without_suffix(&name).unwrap_or(name);
+    if !names.contains(&name) {
+      add(&mut names, name.clone());
+    }
+    for short in shortened(&name) {
+      add(&mut names, short);
+    }
+  }
+  (names, primary)
 }
 
-/// A name and its short forms: for a name of three words or more and no connectors, any
-/// earlier word with its last.
-fn shortened(name: String) -> Vec<String> {
+/// A name's nickname with its last word: `David Ian "Joe" Jackson` is also "joe jackson".
+fn nicknamed(name: &str) -> Option<String> {
   let words: Vec<&str> = name.split(' ').collect();
-  let mut names = vec![name.clone()];
-  // "The Pennsylvania State University" is also named without its article.
-  if let Some(bare) = name.strip_prefix("the ").filter(|b| b.contains(' ')) {
-    names.push(bare.to_owned());
-  }
+  let nick = words
+    .iter()
+    .find(|w| w.len() > 2 && w.starts_with('"') && w.ends_with('"'))?;
+  let last = without_suffix(name).map_or(words[words.len() - 1].to_owned(), |n| {
+    n.rsplit(' ').next().unwrap_or("").to_owned()
+  });
+  (last != *nick).then(|| format!("{} {last}", nick.trim_matches('"')))
+}
+
+/// A name without the word that follows names ("Thompson Creek Metals Company Inc.",
+/// "Edward Robert Martin Jr.", "Gary Barlow OBE", "Istad AS"): a company's form, a
+/// generation, or letters after a person's name, all in capitals.
+fn without_suffix(name: &str) -> Option<String> {
+  let (rest, last) = name.rsplit_once(' ')?;
+  let last = last.trim_end_matches('.');
+  NAME_SUFFIXES
+    .contains(&last)
+    .then(|| rest.trim_end_matches(',').to_owned())
+}
+
+/// Words that follow a name and are no part of what text calls it, case-folded.
+const NAME_SUFFIXES: [&str; 19] = [
+  "ag", "as", "cbe", "co", "corp", "gmbh", "ii", "iii", "inc", "iv", "jr", "kbe", "llc", "ltd", "mbe", "obe",
+  "plc", "qc", "sr",
+];
+
+/// A name's short forms: for a name of three words or more and no connectors, any
+/// earlier word with its last, and its initials with its last ("c. s. lewis").
+fn shortened(name: &str) -> Vec<String> {
+  let words: Vec<&str> = name.split(' ').collect();
   // A name with connectors is the title of a thing ("The Stories of Vladimir Nabokov"),
   // said whole; a person's is said short.
   let connected = words.iter().any(|w| NAME_CONNECTORS.contains(w));
-  if let [.., last] = words[..] {
+  let mut names = Vec::new();
+  if let [first @ .., last] = &words[..] {
     if words.len() >= SHORTENED_NAME_WORDS && !connected {
       // Any earlier word with the last: a middle name or a rank dropped ("Colonel
       // Patrick John Mercer" is "Patrick Mercer").
-      let mut short: Vec<String> = words[..words.len() - 1]
-        .iter()
-        .rev()
-        .map(|w| format!("{w} {last}"))
-        .collect();
-      short.dedup();
-      names.extend(short);
+      names.extend(first.iter().rev().map(|w| format!("{w} {last}")));
+      if first.iter().all(|w| w.chars().all(char::is_alphabetic)) {
+        let initials: String = first
+          .iter()
+          .filter_map(|w| w.chars().next())
+          .map(|c| format!("{c}. "))
+          .collect();
+        names.push(format!("{initials}{last}"));
+      }
     }
   }
   names
@@ -386,6 +523,15 @@ mod tests {
     );
   }
 
+  /// The first name a lead gives its paragraph, if any.
+  fn lead_title(lead: &str) -> Option<String> {
+    lead_titles(lead).0.into_iter().next()
+  }
+
+  fn names(lead: &str) -> Vec<String> {
+    lead_titles(lead).0
+  }
+
   #[test]
   fn an_untitled_paragraph_leads_with_its_title() {
     assert_eq!(
@@ -414,21 +560,27 @@ mod tests {
       Some("careers")
     );
     assert_eq!(
-      lead_titles("Harvey Lawrence Pekar was a writer."),
-      ["harvey lawrence pekar", "lawrence pekar", "harvey pekar"]
+      names("Harvey Lawrence Pekar was a writer."),
+      [
+        "harvey lawrence pekar",
+        "lawrence pekar",
+        "harvey pekar",
+        "h. l. pekar"
+      ]
     );
-    assert_eq!(lead_titles("Bank of America is a bank."), ["bank of america"]);
+    assert_eq!(names("Bank of America is a bank."), ["bank of america"]);
     assert_eq!(
-      lead_titles("Colonel Patrick John Mercer, OBE (born 1956) is an author."),
+      names("Colonel Patrick John Mercer, OBE (born 1956) is an author."),
       [
         "colonel patrick john mercer",
         "john mercer",
         "patrick mercer",
-        "colonel mercer"
+        "colonel mercer",
+        "c. p. j. mercer"
       ]
     );
     assert_eq!(
-      lead_titles("Gregor \"Gore\" Verbinski (born 1964) is a film director."),
+      names("Gregor \"Gore\" Verbinski (born 1964) is a film director."),
       ["gregor gore verbinski", "gore verbinski", "gregor verbinski"]
     );
     assert_eq!(
@@ -440,25 +592,26 @@ mod tests {
       Some("monica seles")
     );
     assert_eq!(
-      lead_titles(
-        "Hirdesh Singh (born 1983), better known by his stage name Yo Yo Honey Singh, is a rapper."
-      ),
-      ["hirdesh singh", "yo yo honey singh", "honey singh", "yo singh"]
+      names("Hirdesh Singh (born 1983), better known by his stage name Yo Yo Honey Singh, is a rapper."),
+      [
+        "hirdesh singh",
+        "yo yo honey singh",
+        "honey singh",
+        "yo singh",
+        "y. y. h. singh"
+      ]
     );
     assert!(
-      lead_titles("Cielos del Sur S.A., operating as Austral Líneas Aéreas, is an airline.")
+      names("Cielos del Sur S.A., operating as Austral Líneas Aéreas, is an airline.")
         .contains(&"austral líneas aéreas".to_owned())
     );
-    assert_eq!(
-      lead_titles("Ed Wood is known as the worst director."),
-      ["ed wood"]
-    );
+    assert_eq!(names("Ed Wood is known as the worst director."), ["ed wood"]);
     assert!(
-      lead_titles("Jermaine Lamarr Cole, better known by his stage name J. Cole, is a rapper.")
+      names("Jermaine Lamarr Cole, better known by his stage name J. Cole, is a rapper.")
         .contains(&"j. cole".to_owned())
     );
     assert_eq!(
-      lead_titles("The Pennsylvania State University is a university."),
+      names("The Pennsylvania State University is a university."),
       [
         "the pennsylvania state university",
         "pennsylvania state university"
@@ -467,5 +620,60 @@ mod tests {
     assert_eq!(lead_title("It was dissolved in 2010."), None);
     assert_eq!(lead_title("This was dissolved in 2010."), None);
     assert_eq!(lead_title("the lower-case start of a note."), None);
+    assert_eq!(lead_title("On March 27, 1977, two jets collided."), None);
+    assert_eq!(lead_title("In 2008, photographs were published."), None);
+  }
+
+  /// A lead sentence names what it defines as written before its verb, also where the
+  /// name holds words in lower case, quotes or a suffix, and people by their nickname
+  /// and initials.
+  #[test]
+  fn a_lead_names_its_subject() {
+    let has = |lead: &str, name: &str| {
+      let (names, primary) = lead_titles(lead);
+      assert!(
+        names[..primary].iter().any(|n| n == name),
+        "{lead}: {name} not in {names:?} (first {primary})"
+      );
+    };
+    has(
+      "Centaurium pulchellum is a species of flowering plant.",
+      "centaurium pulchellum",
+    );
+    has(
+      "The Karlskrona naval base (Swedish: \"Karlskrona örlogsbas\" ) is the largest naval base.",
+      "karlskrona naval base",
+    );
+    has(
+      "\"25 or 6 to 4\" is a song written by Robert Lamm.",
+      "25 or 6 to 4",
+    );
+    has(
+      "\"Mrs. Bixby and the Colonel's Coat\" is a short story by Roald Dahl.",
+      "mrs. bixby and the colonel's coat",
+    );
+    has(
+      "Roald Dahl: Collected Stories is a hardcover edition of short stories.",
+      "roald dahl: collected stories",
+    );
+    has(
+      "Thompson Creek Metals Company Inc. is a mining company.",
+      "thompson creek metals company",
+    );
+    has(
+      "Barry Thomas Cable MBE (born 22 September 1943) is a former footballer.",
+      "barry thomas cable",
+    );
+    has(
+      "David Ian \"Joe\" Jackson (born 11 August 1954) is an English musician.",
+      "joe jackson",
+    );
+    let (names, _) = lead_titles("Clive Staples Lewis (29 November 1898 – 22 November 1963) was a novelist.");
+    assert!(names.contains(&"c. s. lewis".to_owned()), "{names:?}");
+    let (names, _) = lead_titles("Harry Robbins \"Bob\" Haldeman (1926 – 1993) was an aide.");
+    assert!(names.contains(&"h. r. haldeman".to_owned()), "{names:?}");
+    // A phrase, a lower-case subject or a long clause names nothing.
+    assert_eq!(lead_titles("The bug is in the parser."), (Vec::new(), 0));
+    assert!(lead_titles("A halophyte is a plant.").0.is_empty());
   }
 }

@@ -32,7 +32,7 @@ pub use postings::{Postings, Trigrams};
 
 use bm25::PHRASE;
 use groups::{group_scores, is_section_start, QueryTerms};
-use links::{call_titles, heading_title, lead_titles, name_spans, named_titles};
+use links::{call_titles, heading_title, lead_titles, name_spans, named_titles, without_parentheses};
 use pair::lift_pair;
 use weights::*;
 
@@ -147,10 +147,10 @@ pub fn scores_with(
         Kind::Heading => (vec![heading_title(line)], Naming::Written),
         Kind::Call => (call_titles(line), Naming::OneOf),
         // A paragraph or item with no heading leads with its title.
-        Kind::Text | Kind::Item if s.heading.is_none() => (lead_titles(line), Naming::AllOf),
+        Kind::Text | Kind::Item if s.heading.is_none() => lead_names(line),
         _ => (Vec::new(), Naming::Written),
       };
-      names.retain(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= MIN_TITLE_CHARS);
+      names.retain(|t| long_enough(t));
       (names, naming)
     })
     .collect();
@@ -352,11 +352,9 @@ fn found_names(
       let lead = (segments[span[k].0].kind == Kind::Call)
         .then(|| result(k).find(|&i| segments[i].kind == Kind::Text))
         .flatten();
-      let mut names = lead.map_or_else(Vec::new, |i| {
-        lead_titles(&text[segments[i].start..segments[i].end])
-      });
-      names.retain(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= MIN_TITLE_CHARS);
-      (names, Naming::AllOf)
+      lead.map_or((Vec::new(), Naming::AllOf(0)), |i| {
+        lead_names(&text[segments[i].start..segments[i].end])
+      })
     })
     .collect();
   distinctive_names(leads)
@@ -394,19 +392,19 @@ fn found_names(
     .collect()
 }
 
-/// `text` without its parenthesized groups, spaces squeezed.
-fn without_parentheses(text: &str) -> String {
-  let mut out = String::with_capacity(text.len());
-  let mut depth = 0usize;
-  for c in text.chars() {
-    match c {
-      '(' => depth += 1,
-      ')' => depth = depth.saturating_sub(1),
-      _ if depth == 0 => out.push(c),
-      _ => {}
-    }
-  }
-  out.split_whitespace().collect::<Vec<_>>().join(" ")
+/// A title shorter than `MIN_TITLE_CHARS` letters or digits is not sought as a name.
+fn long_enough(title: &str) -> bool {
+  title.chars().filter(|c| c.is_alphanumeric()).count() >= MIN_TITLE_CHARS
+}
+
+/// A lead's names (`lead_titles`) long enough to be sought.
+fn lead_names(lead: &str) -> (Vec<String>, Naming) {
+  let (names, primary) = lead_titles(lead);
+  let primary = names[..primary].iter().filter(|t| long_enough(t)).count();
+  (
+    names.into_iter().filter(|t| long_enough(t)).collect(),
+    Naming::AllOf(primary),
+  )
 }
 
 /// How a section's candidate names name it.
@@ -417,8 +415,8 @@ enum Naming {
   Written,
   /// A call's values: names of different things, of which one names the call.
   OneOf,
-  /// A lead's ways to say one name.
-  AllOf,
+  /// A lead's ways to say one name: its names first (this many), then their short forms.
+  AllOf(usize),
 }
 
 /// Each section's names: a heading's as written; of a call's values, the one fewest
@@ -437,14 +435,14 @@ fn distinctive_names(titles: Vec<(Vec<String>, Naming)>) -> Vec<Vec<String>> {
       if *naming == Naming::Written {
         return names.clone();
       }
-      // A lead's short forms (its name first, then the shortenings) must each be its
-      // own: "music school" shortens four schools' names and names none of them.
+      // A lead's short forms (after its names) must each be its own: "music school"
+      // shortens four schools' names and names none of them.
       let mut names: Vec<(usize, &String)> = names
         .iter()
         .enumerate()
         .map(|(at, t)| (at, count[t.as_str()], t))
         .filter(|&(at, n, _)| {
-          n <= if *naming == Naming::AllOf && at > 0 {
+          n <= if matches!(*naming, Naming::AllOf(primary) if at >= primary) {
             1
           } else {
             MAX_NAMESAKES

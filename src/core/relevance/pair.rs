@@ -15,8 +15,9 @@ use super::weights::{PAIR_CANDIDATES, PAIR_FLOOR, PAIR_K1, PAIR_LEAD, W_LINK, W_
 /// of the task's terms together (a term counted once, however many times it is found),
 /// the task's names they carry (one per distinct title: two sections titled alike are
 /// two things of one name, of which the task means one), and whether one names the
-/// other. The pair goes to the top; the other candidates keep their title and link
-/// evidence, but their text counts only the task terms the pair leaves uncovered.
+/// other (unless the task names both: then the link says nothing the task has not). The
+/// pair goes to the top; the other candidates keep their title and link evidence, but
+/// their text counts only the task terms the pair leaves uncovered.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn lift_pair<'a>(
   relevance: &mut [f32],
@@ -79,7 +80,12 @@ pub(super) fn lift_pair<'a>(
       } else {
         title(i) + title(j)
       };
-      let s = (alone[i] + lex(other, &seen)) / scale + titles + if linked(i, j) { W_LINK } else { 0.0 };
+      // A link tells of a section the task does not name: between two sections the task
+      // names, it says nothing the task has not said.
+      let both_named = named_by_task[order[i]] && named_by_task[other];
+      let s = (alone[i] + lex(other, &seen)) / scale
+        + titles
+        + if linked(i, j) && !both_named { W_LINK } else { 0.0 };
       if s > pair.0 {
         pair = (s, i, j);
       }
