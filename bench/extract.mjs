@@ -27,7 +27,8 @@ const STOP_WORDS = new Set(
   you your yours`.split(/\s+/),
 )
 
-/** `parts` picks sections (all by default), e.g. `run(['threads'])` while working on one. */
+/** `parts` picks sections (all by default), e.g. `run(['threads'])` while working on one;
+ *  `threads` also measures the threads in one directory, which `one-directory` measures alone. */
 export async function run(parts = ['hotpotqa', 'threads', 'speed']) {
   const lines = []
   const say = (s = '') => lines.push(s)
@@ -40,6 +41,7 @@ export async function run(parts = ['hotpotqa', 'threads', 'speed']) {
   const swe = loadJsonl('swe-openhands.jsonl.gz')
   if (parts.includes('hotpotqa')) hotpotqa(say), say()
   if (parts.includes('threads')) threads(say, swe), say()
+  if (parts.includes('threads') || parts.includes('one-directory')) threads(say, swe.map(inOneDirectory), ONE_DIRECTORY), say()
   if (parts.includes('speed')) await speed(say, swe)
   return lines.join('\n')
 }
@@ -186,7 +188,27 @@ const EDIT_COMMANDS = new Set(['str_replace', 'create', 'insert'])
 const THREAD_HALF = process.env.EXTRACT_THREADS
 if (THREAD_HALF !== undefined && THREAD_HALF !== 'odd' && THREAD_HALF !== 'even') throw new Error(`EXTRACT_THREADS must be odd or even, got ${THREAD_HALF}`)
 
-function threads(say, records) {
+/** The same transcripts as another agent writes them: every task works in one directory. OpenHands
+ *  gives each repository version a workspace of its own (`/workspace/django__django__3.0`), so a
+ *  rule that tells tasks apart by their directories could work on the data as given and nowhere
+ *  else; here every such path is `/testbed` (as SWE-agent's and SWE-bench's own harnesses have it)
+ *  in the task, the messages and the tool-call arguments. */
+const ONE_DIRECTORY = {
+  heading: 'Sibling isolation on interleaved agent threads, every task in one directory',
+  note: 'The threads above with every per-version workspace path (`/workspace/<repo>__<repo>__<version>`) rewritten to `/testbed`, in the tasks, the messages and the tool-call arguments: the layout of an agent whose tasks all work in one checkout. Edited files are counted under their rewritten paths.',
+}
+const WORKSPACE = /\/workspace\/[A-Za-z0-9_.-]+__[A-Za-z0-9_.-]+__[0-9][A-Za-z0-9_.-]*/g
+const oneDirectory = (text) => (typeof text === 'string' ? text.replace(WORKSPACE, '/testbed') : text)
+function inOneDirectory(record) {
+  const messages = record.messages.map((m) => ({
+    ...m,
+    content: Array.isArray(m.content) ? m.content.map((p) => ({ ...p, text: oneDirectory(p.text) })) : oneDirectory(m.content),
+    ...(m.tool_calls ? { tool_calls: m.tool_calls.map((c) => ({ ...c, function: { ...c.function, arguments: oneDirectory(c.function.arguments) } })) } : {}),
+  }))
+  return { ...record, task: oneDirectory(record.task), messages }
+}
+
+function threads(say, records, variant) {
   const { groups: allGroups, pathMismatches, repos } = sameRepoGroups(records)
   const groups = THREAD_HALF ? allGroups.filter((_, i) => i % 2 === (THREAD_HALF === 'odd' ? 1 : 0)) : allGroups
   const built = groups.map(interleave)
@@ -225,21 +247,28 @@ function threads(say, records) {
 
   const taskCount = built.length * TASKS_PER_THREAD
   const meanThreadTokens = built.reduce((n, t) => n + countMessageTokens(t.messages), 0) / built.length
-  say('### Sibling isolation on interleaved agent threads')
-  say()
-  say(
-    `${built.length} threads (${taskCount} tasks, ${repos} repositories) from \`swe-openhands.jsonl.gz\`: the records of one repository sorted by id and cut into disjoint groups of ${TASKS_PER_THREAD}; each thread interleaves the four transcripts message by message behind one shared system message (${fmt(meanThreadTokens / 1000, 0)} K o200k tokens per thread on average). Tool-call ids are suffixed with the task's slot (\`toolu_01\` → \`toolu_01_t2\`): every transcript numbers its calls from \`toolu_01\`, so the interleaved ids would otherwise collide. Each task is extracted with the other three tasks' texts as \`siblingTasks\` and a budget of ${THREAD_BUDGET.toLocaleString('en-US')} tokens.`,
-  )
-  say()
-  say(
-    '- **sibling share**: o200k tokens (`countMessageTokens([m])` per kept message) of kept messages that came from a sibling task, over all kept tokens; pooled over tasks, then the mean and the worst single task.',
-  )
-  say(
-    "- **sibling share of the text**: the same for `relevantContext`, the text a subagent's prompt carries, pooled: each of its lines (or, where a segment was cut, the piece of a line) is a sibling's when only siblings' messages hold it, counted in o200k tokens; role headers and elision markers are left out.",
-  )
-  say('- **own files**: of the files a task edited itself (`str_replace_editor` with `str_replace`, `create` or `insert`), the share whose path appears verbatim in what the subagent receives (the extracted text and the kept messages, tool-call arguments included).')
-  say('- **tool-pair violations**: a kept tool call without its kept result, or a kept result without its call. Every transcript ends with a call that has no result in the data (the agent\'s final action), so "dangling in input" counts the violations of that kind.')
-  say()
+  if (variant) {
+    say(`### ${variant.heading}`)
+    say()
+    say(variant.note)
+    say()
+  } else {
+    say('### Sibling isolation on interleaved agent threads')
+    say()
+    say(
+      `${built.length} threads (${taskCount} tasks, ${repos} repositories) from \`swe-openhands.jsonl.gz\`: the records of one repository sorted by id and cut into disjoint groups of ${TASKS_PER_THREAD}; each thread interleaves the four transcripts message by message behind one shared system message (${fmt(meanThreadTokens / 1000, 0)} K o200k tokens per thread on average). Tool-call ids are suffixed with the task's slot (\`toolu_01\` → \`toolu_01_t2\`): every transcript numbers its calls from \`toolu_01\`, so the interleaved ids would otherwise collide. Each task is extracted with the other three tasks' texts as \`siblingTasks\` and a budget of ${THREAD_BUDGET.toLocaleString('en-US')} tokens.`,
+    )
+    say()
+    say(
+      '- **sibling share**: o200k tokens (`countMessageTokens([m])` per kept message) of kept messages that came from a sibling task, over all kept tokens; pooled over tasks, then the mean and the worst single task.',
+    )
+    say(
+      "- **sibling share of the text**: the same for `relevantContext`, the text a subagent's prompt carries, pooled: each of its lines (or, where a segment was cut, the piece of a line) is a sibling's when only siblings' messages hold it, counted in o200k tokens; role headers and elision markers are left out.",
+    )
+    say('- **own files**: of the files a task edited itself (`str_replace_editor` with `str_replace`, `create` or `insert`), the share whose path appears verbatim in what the subagent receives (the extracted text and the kept messages, tool-call arguments included).')
+    say('- **tool-pair violations**: a kept tool call without its kept result, or a kept result without its call. Every transcript ends with a call that has no result in the data (the agent\'s final action), so "dangling in input" counts the violations of that kind.')
+    say()
+  }
   const header = ['method', 'sibling share (pooled)', 'mean per task', 'worst task', 'sibling share of the text', 'own files', 'tool-pair violations (dangling in input)', 'over budget', 'median ms / task']
   const row = (name, s) => [
     name,
@@ -535,7 +564,8 @@ function bm25MinusBestSibling(thread, tasks, priming) {
   })
 }
 
-const pct = (x) => `${fmt(x * 100, 1)} %`
+// `BENCH_PCT_DIGITS` prints shares with more digits while comparing small changes.
+const pct = (x) => `${fmt(x * 100, Number(process.env.BENCH_PCT_DIGITS ?? 1))} %`
 
 // ---------------------------------------------------------------------------------------------
 // 3. Speed on million-token threads, and the event loop while the async form runs.

@@ -90,6 +90,27 @@ function aiSdkThread(q) {
   return messages
 }
 
+/** One search whose result lists all ten documents, `[i] <title>` over each. */
+function oneResultThread(q) {
+  const call = { id: 'call_1', type: 'function', function: { name: 'search', arguments: JSON.stringify({ query: q.question }) } }
+  const listing = q.paragraphs.map((p, i) => `[${i + 1}] ${p.title}\n${paragraphText(p)}`).join('\n\n')
+  return [{ role: 'user', content: q.question }, { role: 'assistant', content: null, tool_calls: [call] }, { role: 'tool', tool_call_id: 'call_1', content: listing }, { role: 'assistant', content: FINAL_NOTE }]
+}
+
+/** Calls that name nothing (`next_page {"page": i}`): each result is titled by its text alone; or
+ *  with `json`, calls `get_article {"name"}` whose results are JSON `{"title", "content"}`. */
+function pagedThread(q, json = false) {
+  const messages = [{ role: 'user', content: q.question }]
+  q.paragraphs.forEach((p, i) => {
+    const id = `call_${i + 1}`
+    const [name, args, content] = json ? ['get_article', { name: p.title }, JSON.stringify({ title: p.title, content: paragraphText(p) })] : ['next_page', { page: i + 1 }, paragraphText(p)]
+    messages.push({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }] })
+    messages.push({ role: 'tool', tool_call_id: id, content })
+  })
+  messages.push({ role: 'assistant', content: FINAL_NOTE })
+  return messages
+}
+
 /** Extraction forms: `render(q)` gives a string or a message array. */
 export const EXTRACTION_FORMS = [
   // The extraction benchmark's own layout (bench/extract.mjs renderHotpot), byte for byte.
@@ -107,6 +128,14 @@ export const EXTRACTION_FORMS = [
   { name: 'anthropic', note: 'Anthropic Messages: the same with `tool_use` blocks and `tool_result` blocks whose content is a list of one `text` block', render: anthropicThread },
   { name: 'ai-sdk', note: 'AI SDK model messages: `tool-call` / `tool-result` parts, `output: { type: "text", value }`', render: aiSdkThread },
   { name: 'openai-varied', note: 'OpenAI Chat with five tools in turn: `fetch_page {query}`, `web_search {q: "<title> wikipedia"}`, `read_url {url}`, `lookup {topic}`, `search_wikipedia {title}`', render: (q) => openaiThread(q, true) },
+  // Documents in one piece, and titles given otherwise (issue 18's held-out renderings, added
+  // once they were measured): each must be read document by document.
+  { name: 'headed-paragraphs', note: 'one `# Notes` heading over the paragraphs, no titles', render: (q) => `# Notes\n\n${q.paragraphs.map(paragraphText).join('\n\n')}` },
+  { name: 'html', note: '`<h2><title></h2>` and `<p><sentences></p>`', render: (q) => q.paragraphs.map((p) => `<h2>${p.title}</h2>\n<p>${paragraphText(p)}</p>`).join('\n') },
+  { name: 'answer-paragraphs', note: "OpenAI Chat: the question, then one assistant message holding the ten paragraphs", render: (q) => [{ role: 'user', content: q.question }, { role: 'assistant', content: q.paragraphs.map(paragraphText).join('\n\n') }] },
+  { name: 'one-result', note: 'OpenAI Chat: one `search {query: <question>}` whose result lists the ten documents, `[i] <title>` over each', render: oneResultThread },
+  { name: 'untitled-calls', note: 'OpenAI Chat: `next_page {page: i}` calls that name nothing, each result a paragraph', render: (q) => pagedThread(q) },
+  { name: 'json-results', note: 'OpenAI Chat: `get_article {name}` calls, each result JSON `{"title", "content"}` (recall read on the output with `\\"` unescaped)', render: (q) => pagedThread(q, true) },
 ]
 
 // Reports for `filterSubagentResult`: a citation style (how a sentence or paragraph names its
@@ -176,6 +205,27 @@ export const CITATION_STYLES = {
     strip: (content, q) => q.paragraphs.reduce((c, p) => c.replaceAll(` ([${p.title}](${wikiLink(p.title)}))`, ''), content),
     integrity: (content, q) => inlineIntegrity(content, q, (t) => `[${t}](${wikiLink(t)})`, '](https://en.wikipedia.org/wiki/'),
   },
+  lenticular: {
+    note: 'a marker in lenticular brackets after the punctuation `….【k†source】`, no list',
+    sentence: (s, k) => `${s}【${k}†source】`,
+    definitions: () => '',
+    strip: (content) => content.replace(/【\d+†source】/g, ''),
+    integrity: (content) => {
+      const markers = content.match(/【\d+†source】/g)?.length ?? 0
+      return { markers, withDefinition: markers, orphans: 0 }
+    },
+  },
+  listed: {
+    note: 'marker after the punctuation `…. [k]`, a `References:` list `k. <title> (<url>)` without the colon of a definition',
+    sentence: (s, k) => `${s} [${k}]`,
+    definitions: (q) => `References:\n${q.paragraphs.map((p, i) => `${i + 1}. ${p.title} (${wiki(p.title)})`).join('\n')}`,
+    strip: (content) => content.replace(/ \[\d+\]/g, ''),
+    integrity: (content) => {
+      const defined = new Set([...content.matchAll(/^(\d+)\. /gm)].map((m) => m[1]))
+      const used = new Set([...content.matchAll(/ \[(\d+)\]/g)].map((m) => m[1]))
+      return { markers: used.size, withDefinition: [...used].filter((k) => defined.has(k)).length, orphans: [...defined].filter((k) => !used.has(k)).length }
+    },
+  },
   source: {
     note: 'paragraph-level note: without headings a bold lead `**<title>.**` opens the paragraph; `(source: <title>)` closes it; no list',
     paragraph: (p, headed) => `${headed ? '' : `**${p.title}.** `}${sentencesOf(p).join(' ')} (source: ${p.title})`,
@@ -194,7 +244,8 @@ function renderReport(q, style, layout) {
     return layout === 'headed' ? `## ${p.title}\n\n${text}` : text
   })
   const definitions = s.definitions(q)
-  return `# Research notes\n\n${body.join('\n\n')}\n${definitions ? `\n${definitions}\n` : ''}`
+  const top = layout === 'one-heading' ? '## Findings' : '# Research notes'
+  return `${top}\n\n${body.join('\n\n')}\n${definitions ? `\n${definitions}\n` : ''}`
 }
 
 export const FILTER_FORMS = [
@@ -205,6 +256,9 @@ export const FILTER_FORMS = [
   { name: 'footnote-before', style: 'footnote-before', layout: 'plain', note: `${CITATION_STYLES['footnote-before'].note}; paragraphs without headings` },
   { name: 'findings-before', style: 'before', layout: 'findings', note: 'bulleted findings under `## <title>` headings, one sentence a bullet, `[k]` before the punctuation' },
   { name: 'findings-after', style: 'after', layout: 'findings', note: 'the same with `[k]` after the punctuation' },
+  { name: 'lenticular', style: 'lenticular', layout: 'plain', note: `${CITATION_STYLES.lenticular.note}; paragraphs without headings` },
+  { name: 'listed', style: 'listed', layout: 'plain', note: `${CITATION_STYLES.listed.note}; paragraphs without headings` },
+  { name: 'one-heading', style: 'after', layout: 'one-heading', note: 'one `## Findings` heading over all the paragraphs, `[k]` after the punctuation, the sources list' },
 ]
 for (const f of FILTER_FORMS) f.render = (q) => renderReport(q, f.style, f.layout)
 // The filter benchmark's own report, byte for byte (its sentences keep HotpotQA's leading spaces,
@@ -264,7 +318,8 @@ export function bm25Thread(messages, task, budget) {
 
 /** Supporting sentences found in `text` (whitespace squashed), out of all. */
 function recall(q, text) {
-  const haystack = squash(text)
+  // JSON output escapes a quote (`\"`): the sentence is there all the same.
+  const haystack = squash(text.replaceAll('\\"', '"'))
   let hits = 0
   for (const [title, index] of q.supporting) {
     const sentence = q.paragraphs.find((p) => p.title === title).sentences[index]

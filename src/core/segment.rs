@@ -311,7 +311,7 @@ const MAX_BOLD_LEAD: usize = 120;
 /// not), not all capitals (`OK`, `FAILED`), no sentence end in it or closing it (nor a
 /// citation marker: `… was born. [3]`), and nothing that makes it code (a tab, `=`,
 /// braces), a quote, a table row or markup.
-fn is_title_line(line: &str) -> bool {
+pub fn is_title_line(line: &str) -> bool {
   let t = line.trim();
   let bare = t.trim_start_matches(['*', '_']);
   !bare.starts_with(char::is_lowercase)
@@ -374,8 +374,9 @@ pub fn field_title(line: &str) -> Option<&str> {
 
 /// Attributes whose value names what a tag wraps.
 const TITLE_ATTRIBUTES: [&str; 6] = ["title", "name", "source", "path", "file", "filename"];
-/// Elements whose text names what is wrapped around them.
-const TITLE_ELEMENTS: [&str; 3] = ["title", "source", "name"];
+/// Elements whose text names what is wrapped around them, or what follows them (HTML's
+/// headings).
+const TITLE_ELEMENTS: [&str; 9] = ["title", "source", "name", "h1", "h2", "h3", "h4", "h5", "h6"];
 /// A tag line longer than this holds content, not a title.
 const MAX_TAG_LINE: usize = 300;
 

@@ -1145,3 +1145,90 @@ fn a_tool_result_is_titled_by_its_call() {
     );
   }
 }
+
+/// Four short documents: the film names its director, whose document shares no word with
+/// the task but for his name; a distractor matches the task's words.
+const FILM: [(&str, &str); 4] = [
+  ("Ed Wood (film)", "Ed Wood is a 1994 American biographical film directed by Tim Burton. It stars Johnny Depp as the cult filmmaker."),
+  ("Wisconsin", "Wisconsin is a state where many films were shot. Its largest city is Milwaukee."),
+  ("Tim Burton", "Tim Burton is an American filmmaker known for gothic fantasy. Burton grew up in Burbank, California."),
+  ("Johnny Depp", "Johnny Depp is an American actor known for playing eccentric characters."),
+];
+const FILM_TASK: &str = "Where was the director of the film Ed Wood born?";
+
+/// Documents under one heading, or the results of calls that name nothing, are read one
+/// by one, as documents apart are: the director's document, named by the film's, is kept
+/// over the one that shares words with the task.
+#[test]
+fn documents_in_one_piece_are_read_one_by_one() {
+  let paragraphs: Vec<&str> = FILM.iter().map(|(_, text)| *text).collect();
+  let message = |role: &str, parts: Vec<Part>| Message {
+    role: role.into(),
+    name: None,
+    parts,
+  };
+  let call = |id: String, name: &str, arguments: String| {
+    message(
+      "assistant",
+      vec![Part::ToolCall {
+        id,
+        name: name.into(),
+        arguments,
+      }],
+    )
+  };
+  let result = |id: String, content: String| message("tool", vec![Part::ToolResult { call_id: id, content }]);
+  let mut pages = vec![Message::text("user", FILM_TASK)];
+  for (i, text) in paragraphs.iter().enumerate() {
+    pages.push(call(
+      format!("c{i}"),
+      "next_page",
+      format!("{{\"page\":{}}}", i + 1),
+    ));
+    pages.push(result(format!("c{i}"), (*text).to_owned()));
+  }
+  let threads = [("calls that name nothing", pages, 110)];
+  let heading = format!("# Notes\n\n{}", paragraphs.join("\n\n"));
+  let options = |max: usize| Options {
+    max_tokens: Some(max),
+    ..Options::default()
+  };
+  let e = extract_text(&heading, FILM_TASK, &options(80), &Cancel::new()).unwrap();
+  assert!(
+    e.text.contains("Burbank") && !e.text.contains("Milwaukee"),
+    "one heading: {}",
+    e.text
+  );
+  for (form, messages, budget) in threads {
+    let e = extract_messages(&messages, FILM_TASK, &options(budget), &Cancel::new()).unwrap();
+    assert!(
+      e.text.contains("Burbank") && !e.text.contains("Milwaukee"),
+      "{form}: {}",
+      e.text
+    );
+  }
+}
+
+/// HTML's headings title what follows them, as markdown's do.
+#[test]
+fn an_html_heading_titles_its_document() {
+  let html: String = FILM
+    .iter()
+    .map(|(title, text)| format!("<h2>{title}</h2>\n<p>{text}</p>\n"))
+    .collect();
+  let e = extract_text(
+    &html,
+    FILM_TASK,
+    &Options {
+      max_tokens: Some(95),
+      ..Options::default()
+    },
+    &Cancel::new(),
+  )
+  .unwrap();
+  assert!(
+    e.text.contains("Burbank") && !e.text.contains("Milwaukee"),
+    "{}",
+    e.text
+  );
+}

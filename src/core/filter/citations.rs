@@ -18,6 +18,31 @@ pub(super) fn definition(line: &str) -> Option<(&str, &str)> {
     .then_some((label, target))
 }
 
+/// A line that may define a marker without the colon, as references are often listed:
+/// `[1] Title — https://…`, `1. Title (https://…)`, `2) Title`. It defines `[1]` only
+/// where the text cites `[1]` (see `Report::parse`): otherwise it is an item of a list.
+pub(super) fn listed_definition(line: &str) -> Option<(&str, &str)> {
+  let l = line.trim();
+  let (label, target) = match l.strip_prefix('[') {
+    Some(rest) => {
+      let close = rest.find(']')?;
+      (&rest[..close], &rest[close + 1..])
+    }
+    None => {
+      let digits = l.bytes().take_while(u8::is_ascii_digit).count();
+      let rest = l[digits..].strip_prefix(['.', ')'])?;
+      (&l[..digits], rest)
+    }
+  };
+  let target = target.strip_prefix([' ', '\t'])?.trim();
+  (!label.is_empty()
+    && label.len() <= MAX_LABEL
+    && !label.contains(['[', ']', ' '])
+    && !target.is_empty()
+    && !target.starts_with(['(', ':']))
+  .then_some((label, target))
+}
+
 /// The labels of `[label]` markers in `text` (not inline links `[text](url)`).
 pub(super) fn markers(text: &str) -> impl Iterator<Item = &str> {
   let bytes = text.as_bytes();
@@ -50,7 +75,7 @@ pub(super) fn markers(text: &str) -> impl Iterator<Item = &str> {
 pub(super) fn title_of(target: &str) -> &str {
   let t = target.split(" http").next().unwrap_or(target);
   let t = t.split(" — ").next().unwrap_or(t);
-  t.trim().trim_end_matches([',', ';', '.', '-', '—']).trim()
+  t.trim().trim_end_matches([',', ';', '.', '-', '—', '(']).trim()
 }
 
 /// `[text](url)` links and their targets.
@@ -209,8 +234,8 @@ pub(super) fn join_split_markers(text: &str, segments: &mut Vec<Segment>) {
 }
 
 /// `text` with its inline citations set aside, byte for byte at the same offsets: a link's
-/// target (`(https://…)`) blanked, and the full stops and other sentence ends inside a
-/// link's text or a `(source: …)` note made spaces. A citation is not text: its address
+/// target (`(https://…)`) blanked, the full stops and other sentence ends inside a link's
+/// text or a `(source: …)` note made spaces, and a lenticular marker blanked. A citation is not text: its address
 /// adds no words to what a sentence says, and a title's `No.` or `M.` ends no sentence.
 pub(super) fn set_aside(text: &str) -> String {
   let mut bytes = text.as_bytes().to_vec();
@@ -233,6 +258,49 @@ pub(super) fn set_aside(text: &str) -> String {
     let start = offset(note);
     calm(start..start + note.len(), &mut bytes);
   }
-  // Only ASCII bytes were replaced by ASCII bytes.
+  // A marker in lenticular brackets (`【4†source】`) is blanked: its letters would join
+  // it to the sentence after it, as a word in lower case continues a sentence. The
+  // sentence before takes it back (`attach_lenticular`).
+  for (start, end) in lenticular_markers(text) {
+    bytes[start..end].fill(b' ');
+  }
+  // Only whole characters were replaced, by ASCII bytes.
   String::from_utf8(bytes).unwrap_or_else(|_| text.to_owned())
+}
+
+/// `【4†source】` markers (short, no spaces inside): their byte ranges.
+fn lenticular_markers(text: &str) -> Vec<(usize, usize)> {
+  let mut out = Vec::new();
+  let mut from = 0;
+  while let Some(open) = text[from..].find('【') {
+    let inner = from + open + '【'.len_utf8();
+    let Some(close) = text[inner..].find('】') else {
+      break;
+    };
+    let end = inner + close + '】'.len_utf8();
+    if close <= MAX_LABEL && !text[inner..inner + close].contains(char::is_whitespace) {
+      out.push((from + open, end));
+    }
+    from = end;
+  }
+  out
+}
+
+/// Each segment takes back the lenticular markers (`set_aside` blanked them) that follow
+/// it before the next segment: `… was born.【4†source】` keeps its marker.
+pub(super) fn attach_lenticular(text: &str, segments: &mut [Segment]) {
+  let markers = lenticular_markers(text);
+  if markers.is_empty() {
+    return;
+  }
+  for i in 0..segments.len() {
+    let limit = segments.get(i + 1).map_or(text.len(), |s| s.start);
+    let mut end = segments[i].end;
+    for &(start, stop) in &markers {
+      if start >= end && stop <= limit && text[end..start].trim().is_empty() {
+        end = stop;
+      }
+    }
+    segments[i].end = end;
+  }
 }

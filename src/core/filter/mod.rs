@@ -346,6 +346,47 @@ Add a rate limiter in front of the login handler, as shown here:\n\n\
     assert!(r.content.contains("[1]: Paris"), "{}", r.content);
   }
 
+  /// References listed without the colon (`[1] Paris — https://…`, `1. Paris (https://…)`)
+  /// define the markers the text uses: a kept sentence brings its own, and no other.
+  #[test]
+  fn listed_references_define_the_markers_the_text_uses() {
+    let body = format!(
+      "{}\n\nParis is the capital of France. [1] The Seine flows through it. [2]",
+      "Filler sentence about nothing. ".repeat(40)
+    );
+    for refs in [
+      "References:\n[1] Paris — https://en.wikipedia.org/wiki/Paris\n[2] Seine — https://en.wikipedia.org/wiki/Seine",
+      "References:\n1. Paris (https://en.wikipedia.org/wiki/Paris)\n2. Seine (https://en.wikipedia.org/wiki/Seine)",
+    ] {
+      let r = run(&format!("{body}\n\n{refs}\n"), "capital of France", Some(40));
+      assert!(r.content.contains("Paris is the capital of France. [1]"), "{}", r.content);
+      assert!(r.content.contains("wiki/Paris") && !r.content.contains("wiki/Seine"), "{}", r.content);
+      assert!(r.citations.iter().any(|c| c.marker == "[1]"), "{:?}", r.citations);
+    }
+    // A numbered list no marker cites is text, kept as such.
+    let plan =
+      "Steps:\n1. Validate the email field in src/api/users.ts.\n2. Reject an invalid email with a 400.";
+    let r = run(plan, "validate the email field", None);
+    assert!(r.content.contains("1. Validate the email field"), "{}", r.content);
+  }
+
+  /// A marker in lenticular brackets after a full stop (`….【4†source】`) ends the sentence
+  /// before it: the sentences are cut apart, and each keeps its own marker.
+  #[test]
+  fn a_lenticular_marker_stays_with_its_sentence() {
+    let text = format!(
+      "{}\n\nParis is the capital of France.【1†source】 The Seine flows through it.【2†source】",
+      "Filler sentence about nothing. ".repeat(40)
+    );
+    let r = run(&text, "capital of France", Some(20));
+    assert!(
+      r.content.contains("Paris is the capital of France.【1†source】"),
+      "{}",
+      r.content
+    );
+    assert!(!r.content.contains("Seine"), "{}", r.content);
+  }
+
   /// A sentence that follows a marker standing after a full stop is scored as itself:
   /// the marker is the sentence before's, and the sentence after is found where it is.
   #[test]

@@ -5,8 +5,8 @@ use std::ops::Range;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::citations::{
-  bare_urls, definition, file_references, inline_links, join_split_markers, link_text, markers, set_aside,
-  source_notes, title_of, MAX_LABEL,
+  attach_lenticular, bare_urls, definition, file_references, inline_links, join_split_markers, link_text,
+  listed_definition, markers, set_aside, source_notes, title_of, MAX_LABEL,
 };
 use super::clean::render_clean;
 use super::{Citation, FilterOptions, MISSES, REFILL};
@@ -43,7 +43,8 @@ const WORK_TERMS: [&str; 16] = [
   "warning",
 ];
 
-/// A citation definition: `[label]: target` on a line of its own.
+/// A citation definition: `[label]: target` on a line of its own, or a listed one
+/// (`[label] target`, `1. target`) for a marker the text uses.
 pub(super) struct Definition {
   label: String,
   range: Range<usize>,
@@ -69,17 +70,41 @@ pub(super) struct Report {
 impl Report {
   pub fn parse(text: &str) -> Self {
     let mut definitions = Vec::new();
+    // Lines that define a marker only where the text cites it (`listed_definition`).
+    let mut listed = Vec::new();
     let mut at = 0;
     for line in text.split_inclusive('\n') {
+      let range = at + (line.len() - line.trim_start().len())..at + line.trim_end().len();
       if let Some((label, target)) = definition(line) {
-        let end = at + line.trim_end().len();
         definitions.push(Definition {
           label: label.to_lowercase(),
-          range: at + (line.len() - line.trim_start().len())..end,
+          range,
+          target: target.to_string(),
+        });
+      } else if let Some((label, target)) = listed_definition(line) {
+        listed.push(Definition {
+          label: label.to_lowercase(),
+          range,
           target: target.to_string(),
         });
       }
       at += line.len();
+    }
+    if !listed.is_empty() {
+      let mut cited: FxHashSet<String> = FxHashSet::default();
+      let mut from = 0;
+      for d in &listed {
+        cited.extend(markers(&text[from..d.range.start]).map(str::to_lowercase));
+        from = d.range.end;
+      }
+      cited.extend(markers(&text[from..]).map(str::to_lowercase));
+      let defined: FxHashSet<String> = definitions.iter().map(|d| d.label.clone()).collect();
+      definitions.extend(
+        listed
+          .into_iter()
+          .filter(|d| cited.contains(&d.label) && !defined.contains(&d.label)),
+      );
+      definitions.sort_by_key(|d| d.range.start);
     }
     // Definitions are blanked out and inline citations set aside (same length, so
     // offsets hold) before segmenting.
@@ -92,6 +117,7 @@ impl Report {
     let mut segments = Vec::new();
     segment(&blanked, 0, 0, Granularity::Sentence, &mut segments, 0);
     join_split_markers(text, &mut segments);
+    attach_lenticular(text, &mut segments);
     // A definition-like line inside a segment (a fenced code block spans over its blanked
     // line) is part of that segment, not a unit of its own: units must not overlap
     // (fuzz/regressions/filter).

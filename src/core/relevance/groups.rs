@@ -27,6 +27,101 @@ pub fn sections(segments: &[Segment]) -> (Vec<usize>, usize) {
   (ids, count.max(1))
 }
 
+/// Units of relevance: the sections, each cut at its blocks. A section of one block (or
+/// one list) is one unit, its start (heading, role line, tool call) with it; in a section
+/// of several, the start and every block is a unit of its own, but for the items of one
+/// list, which stay together.
+/// A heading over several paragraphs, a message of several paragraphs, a tool result that
+/// holds several documents are read paragraph by paragraph, as paragraphs without a
+/// heading are; a section of one block (or one list) is one unit.
+/// Returns the unit of each segment, the number of units, and the section of each unit.
+pub fn units(segments: &[Segment], section_of: &[usize], sections: usize) -> (Vec<usize>, usize, Vec<usize>) {
+  let mut ids = Vec::with_capacity(segments.len());
+  let mut section = Vec::new();
+  // Per section: its current unit, that unit's last block (`None` right after the
+  // section's start), and whether that block is a list item.
+  let mut open: Vec<Option<(usize, Option<usize>, bool)>> = vec![None; sections];
+  for (i, s) in segments.iter().enumerate() {
+    let k = section_of[i];
+    let item = s.kind == Kind::Item;
+    let unit = match open[k] {
+      Some((unit, Some(block), was_item)) if block == s.block => {
+        open[k] = Some((unit, Some(block), was_item));
+        unit
+      }
+      // The section's first block, or the next item of a list: the same unit.
+      Some((unit, None, _)) if !is_section_start(s.kind) => {
+        open[k] = Some((unit, Some(s.block), item));
+        unit
+      }
+      Some((unit, Some(_), true)) if item => {
+        open[k] = Some((unit, Some(s.block), true));
+        unit
+      }
+      _ => {
+        section.push(k);
+        let unit = section.len() - 1;
+        let block = (!is_section_start(s.kind)).then_some(s.block);
+        open[k] = Some((unit, block, item));
+        unit
+      }
+    };
+    ids.push(unit);
+  }
+  // Over several units, the section's start is a unit of its own: a call that asks for
+  // many documents names none of them more than the others.
+  let mut units_in = vec![0usize; sections];
+  for &k in &section {
+    units_in[k] += 1;
+  }
+  let mut started = vec![false; sections];
+  for (i, s) in segments.iter().enumerate() {
+    let k = section_of[i];
+    if is_section_start(s.kind) && units_in[k] > 1 && !started[k] {
+      started[k] = true;
+      section.push(k);
+      ids[i] = section.len() - 1;
+    }
+  }
+  // Numbered in the order they open.
+  let mut number = vec![usize::MAX; section.len()];
+  let mut ordered = Vec::with_capacity(section.len());
+  for id in &mut ids {
+    if number[*id] == usize::MAX {
+      number[*id] = ordered.len();
+      ordered.push(section[*id]);
+    }
+    *id = number[*id];
+  }
+  let count = ordered.len();
+  (ids, count, ordered)
+}
+
+/// `units` with the units of each section for which `whole` holds put back together:
+/// the unit of each segment, the number of units, the section of each unit.
+pub fn rejoined(
+  unit_of: &[usize],
+  section_of_unit: &[usize],
+  whole: &[bool],
+) -> (Vec<usize>, usize, Vec<usize>) {
+  let mut id: Vec<Option<usize>> = vec![None; section_of_unit.len()];
+  let mut joined: Vec<Option<usize>> = vec![None; whole.len()];
+  let mut section = Vec::new();
+  let ids = unit_of
+    .iter()
+    .map(|&u| {
+      let k = section_of_unit[u];
+      let slot = if whole[k] { &mut joined[k] } else { &mut id[u] };
+      *slot.get_or_insert_with(|| {
+        section.push(k);
+        section.len() - 1
+      })
+    })
+    .collect();
+  let count = section.len();
+  (ids, count, section)
+}
+
 /// The (term, frequency) pairs of each segment for the terms one query weighs: what its
 /// scores are made of (an index shared with sibling tasks holds theirs too).
 pub(super) struct QueryTerms {
@@ -159,5 +254,37 @@ mod tests {
       seg(Kind::Text, 1, None),
     ];
     assert_eq!(sections(&plain), (vec![0, 0, 1], 2));
+  }
+
+  #[test]
+  fn a_section_of_several_blocks_is_read_block_by_block() {
+    // A heading over two paragraphs, then a heading over one; a call whose result
+    // stands after another message and holds two blocks.
+    let segments = [
+      seg(Kind::Heading, 0, None),
+      seg(Kind::Text, 1, Some(0)),
+      seg(Kind::Text, 1, Some(0)),
+      seg(Kind::Text, 2, Some(0)),
+      seg(Kind::Heading, 3, None),
+      seg(Kind::Text, 4, Some(4)),
+      seg(Kind::Call, 5, None),
+      seg(Kind::Role, 6, None),
+      seg(Kind::Text, 7, Some(6)),
+      seg(Kind::Text, 8, Some(6)),
+      // A list under a heading: its items (of one sentence or two) are one unit.
+      seg(Kind::Heading, 9, None),
+      seg(Kind::Item, 10, Some(10)),
+      seg(Kind::Text, 10, Some(10)),
+      seg(Kind::Item, 11, Some(10)),
+      seg(Kind::Text, 12, Some(10)),
+    ];
+    let (section_of, sections) = sections(&segments);
+    assert_eq!(section_of, [0, 0, 0, 0, 1, 1, 2, 3, 2, 2, 4, 4, 4, 4, 4]);
+    let (ids, count, section) = units(&segments, &section_of, sections);
+    // The heading over two paragraphs and the call over two blocks are units of their
+    // own; the heading over one paragraph is one with it.
+    assert_eq!(ids, [0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 8, 9, 9, 9, 10]);
+    assert_eq!(count, 11);
+    assert_eq!(section, [0, 0, 0, 1, 2, 3, 2, 2, 4, 4, 4]);
   }
 }

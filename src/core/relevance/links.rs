@@ -1,7 +1,7 @@
 //! Titles, and where text names them: the links between sections.
 
 use super::index::fold_ascii;
-use crate::core::segment::{field_title, tag_title};
+use crate::core::segment::{field_title, is_title_line, tag_title};
 use crate::core::terms::is_stop_word;
 
 /// A heading's title, case-folded: without `#` marks, or the bold marks and the colon or
@@ -166,9 +166,21 @@ fn string_values(json: &str) -> impl Iterator<Item = String> + '_ {
   })
 }
 
-/// A lead without its item's mark: a bullet, or a number (`1.`, `2)`).
+/// A lead without its item's mark: a bullet, a number (`1.`, `2)`), or a search
+/// result's index (`[2]`, `(2)`).
 fn without_mark(lead: &str) -> &str {
   let t = lead.trim_start();
+  for (open, close) in [('[', ']'), ('(', ')')] {
+    if let Some(rest) = t.strip_prefix(open) {
+      let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+      if let Some(after) = rest[digits..]
+        .strip_prefix(close)
+        .filter(|a| digits > 0 && a.starts_with(' '))
+      {
+        return after.trim_start();
+      }
+    }
+  }
   let digits = t.bytes().take_while(u8::is_ascii_digit).count();
   match t[digits..].strip_prefix(['.', ')']) {
     Some(rest) if digits > 0 && rest.starts_with(' ') => rest.trim_start(),
@@ -178,8 +190,8 @@ fn without_mark(lead: &str) -> &str {
   }
 }
 
-/// A title a lead writes as one: bold (`**Ed Wood**: …`), or short before a dash or colon
-/// (`Ed Wood — …`). `Err` for a bold mark never closed.
+/// A title a lead writes as one: bold (`**Ed Wood**: …`), a line of its own (`Ed Wood`
+/// over the text), or short before a dash or colon (`Ed Wood — …`). `Err` for a bold mark never closed.
 fn written_title(t: &str) -> Result<Option<String>, ()> {
   for mark in ["**", "__"] {
     if let Some(rest) = t.strip_prefix(mark) {
@@ -187,6 +199,10 @@ fn written_title(t: &str) -> Result<Option<String>, ()> {
       let name = name.trim_end_matches([':', '.', ' ']);
       return Ok((!name.is_empty() && name.len() <= MAX_TITLE_BYTES).then(|| title(name)));
     }
+  }
+  // A lead that is a title line of its own (a search result's title over its text).
+  if is_title_line(t) {
+    return Ok(Some(title(t)));
   }
   for separator in [" — ", " – ", ": "] {
     if let Some((name, _)) = t.split_once(separator) {

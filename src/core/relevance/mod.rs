@@ -31,7 +31,7 @@ pub use phrases::phrase_bonuses;
 pub use postings::{Postings, Trigrams};
 
 use bm25::PHRASE;
-use groups::{group_scores, is_section_start, QueryTerms};
+use groups::{group_scores, is_section_start, rejoined, units, QueryTerms};
 use links::{call_titles, heading_title, lead_titles, name_spans, named_titles, without_parentheses};
 use pair::lift_pair;
 use weights::*;
@@ -82,11 +82,39 @@ pub fn scores_with(
   // and sections.
   let blocks = segments.last().map_or(0, |s| s.block + 1);
   let block_of: Vec<usize> = segments.iter().map(|s| s.block).collect();
-  let (section_of, sections) = sections(segments);
+  let (container_of, containers) = sections(segments);
   let block_score = group_scores(index, &bags, &weights, &bm25, &own, &block_of, blocks, |i| {
     !is_section_start(segments[i].kind)
   })
   .score;
+  // Evidence of ownership is read per section (a message, a tool call with its
+  // result); relevance is ranked per unit (`units`), called sections below.
+  let container_bm25 = group_scores(
+    index,
+    &bags,
+    &weights,
+    &bm25,
+    &own,
+    &container_of,
+    containers,
+    |_| true,
+  )
+  .score;
+  let mut container_first = vec![usize::MAX; containers];
+  for (i, &c) in container_of.iter().enumerate() {
+    container_first[c] = container_first[c].min(i);
+  }
+  let (unit_of, _, unit_container) = units(segments, &container_of, containers);
+  // A document (plain text, a report) is read unit by unit; a thread's messages and tool
+  // results stay whole units, as ownership between tasks is decided per message (units
+  // inside messages moved the threads' sibling share of the text from 1.78 % to 1.91-2.04 %).
+  let messages = segments.iter().any(|s| s.kind == Kind::Role);
+  let whole = vec![messages; containers];
+  let (section_of, sections, container_of_unit) = rejoined(&unit_of, &unit_container, &whole);
+  let mut units_in = vec![0usize; containers];
+  for &c in &container_of_unit {
+    units_in[c] += 1;
+  }
   let section_bags = group_scores(index, &bags, &weights, &bm25, &own, &section_of, sections, |_| {
     true
   });
@@ -95,20 +123,6 @@ pub fn scores_with(
   let norm = |v: f32, m: f32| if m > 0.0 { v / m } else { 0.0 };
   let max_own = max(&own);
   let max_block = max(&block_score);
-  // A section that quotes the task (the plan or request that set it) matches it like
-  // nothing else can: it must not set the scale against which the task's own material
-  // (the files it reads, what was found) looks faint, nor stand first among the sections
-  // that links and pairs start from. It is scored just under the best of the others.
-  let quoting = quoting_sections(&index.folded, segments, &section_of, sections, &query.text);
-  let others_best = (0..sections)
-    .filter(|&k| !quoting[k])
-    .map(|k| section_bm25[k])
-    .fold(0.0, f32::max);
-  let max_section = if others_best > 0.0 {
-    others_best
-  } else {
-    max(section_bm25)
-  };
 
   // Sections: where each starts and ends, its title (markdown headings only: a rendered
   // message's role line is no title), and its text, case-folded, for finding names.
@@ -137,17 +151,40 @@ pub fn scores_with(
     }
   };
   // A section's names: its heading's title, or what its tool call names (a role line
-  // names nothing).
+  // names nothing); where the heading or call stands over several units, each is named
+  // by its own lead (and the heading or call by the task: `container_named`).
+  let start_names = |s: &Segment| -> (Vec<String>, Naming) {
+    let line = &text[s.start..s.end];
+    match s.kind {
+      Kind::Heading => (vec![heading_title(line)], Naming::Written),
+      Kind::Call => (call_titles(line), Naming::OneOf),
+      _ => (Vec::new(), Naming::Written),
+    }
+  };
   let title: Vec<(Vec<String>, Naming)> = span
     .iter()
-    .map(|&(first, _)| {
+    .enumerate()
+    .map(|(k, &(first, end))| {
       let s = &segments[first];
-      let line = &text[s.start..s.end];
+      let whole = units_in[container_of_unit[k]] == 1;
+      let lead = |from: usize| {
+        (from..end)
+          .find(|&i| section_of[i] == k && matches!(segments[i].kind, Kind::Text | Kind::Item))
+          .map_or((Vec::new(), Naming::AllOf(0)), |i| {
+            lead_names(&text[segments[i].start..segments[i].end])
+          })
+      };
       let (mut names, naming) = match s.kind {
-        Kind::Heading => (vec![heading_title(line)], Naming::Written),
-        Kind::Call => (call_titles(line), Naming::OneOf),
-        // A paragraph or item with no heading leads with its title.
-        Kind::Text | Kind::Item if s.heading.is_none() => lead_names(line),
+        // A call that names nothing (`next_page {"page": 2}`) is titled by its result's
+        // lead, as a paragraph is.
+        Kind::Call if whole && call_titles(&text[s.start..s.end]).iter().all(|t| !long_enough(t)) => {
+          lead(first + 1)
+        }
+        _ if is_section_start(s.kind) && whole => start_names(s),
+        _ if is_section_start(s.kind) => lead(first + 1),
+        // A paragraph or item that opens a unit (no heading, or a further paragraph
+        // under one) leads with its title.
+        Kind::Text | Kind::Item => lead(first),
         _ => (Vec::new(), Naming::Written),
       };
       names.retain(|t| long_enough(t));
@@ -160,8 +197,56 @@ pub fn scores_with(
   for (names, more) in title.iter_mut().zip(found) {
     names.extend(more);
   }
-  // Titles the task names (the longest match: see `named_titles`).
-  let named_by_task = named_titles(&query.text, &title);
+  // A heading or call over several units is named for all of them: when the task names
+  // it, each is named ("## Installation" over three paragraphs). Its names are chosen
+  // among the sections' (a file read in many paragraphs is one read); they are no unit's
+  // own name, so units under one heading are not taken for one thing.
+  let container_named = named_titles(
+    &query.text,
+    &distinctive_names(
+      (0..containers)
+        .map(|c| {
+          let (mut names, naming) = if units_in[c] > 1 {
+            start_names(&segments[container_first[c]])
+          } else {
+            (Vec::new(), Naming::Written)
+          };
+          names.retain(|t| long_enough(t));
+          (names, naming)
+        })
+        .collect(),
+    ),
+  );
+  // A section that quotes the task (the plan or request that set it) matches it like
+  // nothing else can: it must not set the scale against which the task's own material
+  // (the files it reads, what was found) looks faint, nor stand first among the sections
+  // that links and pairs start from. It is scored just under the best of the others.
+  // A call that asks for the task itself (a search for the question) quotes it too.
+  // A quote is sought in units and in whole sections: where a message quotes the task
+  // over several of its units and none holds it alone, each of them quotes it.
+  let mut quoting = quoting_sections(&index.folded, segments, &section_of, sections, &query.text);
+  let mut spread = quoting_sections(&index.folded, segments, &container_of, containers, &query.text);
+  for (k, &c) in container_of_unit.iter().enumerate() {
+    spread[c] &= !quoting[k];
+  }
+  for (k, q) in quoting.iter_mut().enumerate() {
+    *q |= spread[container_of_unit[k]] || title[k].iter().any(|t| quotes(t, &query.text));
+  }
+  let others_best = (0..sections)
+    .filter(|&k| !quoting[k])
+    .map(|k| section_bm25[k])
+    .fold(0.0, f32::max);
+  let max_section = if others_best > 0.0 {
+    others_best
+  } else {
+    max(section_bm25)
+  }; // Titles the task names (the longest match: see `named_titles`); a title that is the
+     // task quoted names nothing.
+  let named_by_task: Vec<bool> = named_titles(&query.text, &title)
+    .into_iter()
+    .zip(&title)
+    .map(|(named, names)| named && !names.iter().all(|t| quotes(t, &query.text)))
+    .collect();
   let mut relevance: Vec<f32> = (0..sections)
     .map(|k| {
       let lexical = norm(section_bm25[k], max_section);
@@ -171,7 +256,8 @@ pub fn scores_with(
       } else {
         lexical
       };
-      lexical + if named_by_task[k] { W_TITLE } else { 0.0 }
+      let named = named_by_task[k] || container_named[container_of_unit[k]];
+      lexical + if named { W_TITLE } else { 0.0 }
     })
     .collect();
   // Links from the most relevant sections to the sections they name, and back.
@@ -229,7 +315,12 @@ pub fn scores_with(
     .sum::<f32>()
     + query.phrases.iter().map(|(_, w)| w * PHRASE).sum::<f32>();
   let evidence = (0..segments.len())
-    .map(|i| norm(own[i] + section_bm25[section_of[i]], mass.max(f32::MIN_POSITIVE)))
+    .map(|i| {
+      norm(
+        own[i] + container_bm25[container_of[i]],
+        mass.max(f32::MIN_POSITIVE),
+      )
+    })
     .collect();
   let scores = (0..segments.len())
     .map(|i| {
@@ -263,8 +354,10 @@ pub fn scores_with(
   (scores, evidence)
 }
 
-/// Per section: whether it quotes the task whole (its case-folded text holds the task's).
-/// A task shorter than `MIN_QUOTE_BYTES` is not sought: a few words are found anywhere.
+/// Per section: whether it quotes the task whole (its case-folded text holds the task's),
+/// or, for a task of several lines, each of its lines (a query made of a task id and the
+/// task is quoted by a plan line as "A.1 Validate emails…"). A line shorter than
+/// `MIN_QUOTE_BYTES` is not sought: a few words are found anywhere.
 fn quoting_sections(
   folded: &str,
   segments: &[Segment],
@@ -272,18 +365,40 @@ fn quoting_sections(
   sections: usize,
   task: &str,
 ) -> Vec<bool> {
-  let mut quoting = vec![false; sections];
+  let holding = |line: &str| {
+    let mut quoting = vec![false; sections];
+    for at in memchr::memmem::find_iter(folded.as_bytes(), line.as_bytes()) {
+      let i = segments.partition_point(|s| s.start <= at);
+      if i > 0 {
+        quoting[section_of[i - 1]] = true;
+      }
+    }
+    quoting
+  };
   let task = task.trim();
   if task.len() < MIN_QUOTE_BYTES {
-    return quoting;
+    return vec![false; sections];
   }
-  for at in memchr::memmem::find_iter(folded.as_bytes(), task.as_bytes()) {
-    let i = segments.partition_point(|s| s.start <= at);
-    if i > 0 {
-      quoting[section_of[i - 1]] = true;
+  let mut quoting = holding(task);
+  let mut lines = task.lines().map(str::trim).filter(|l| l.len() >= MIN_QUOTE_BYTES);
+  if task.contains('\n') {
+    if let Some(first) = lines.next() {
+      let mut all = holding(first);
+      for line in lines {
+        let held = holding(line);
+        all.iter_mut().zip(held).for_each(|(a, h)| *a &= h);
+      }
+      quoting.iter_mut().zip(all).for_each(|(q, a)| *q |= a);
     }
   }
   quoting
+}
+
+/// Whether a title is the task quoted, whole or for the most part (a search for the
+/// question), rather than a name the task says: at least `MIN_QUOTE_BYTES` and half the
+/// task, and held in it.
+fn quotes(title: &str, task: &str) -> bool {
+  title.len() >= MIN_QUOTE_BYTES && 2 * title.len() >= task.trim().len() && task.contains(title)
 }
 
 /// The names a search's results are also known by. A tool result is named by its call;

@@ -15,9 +15,8 @@ use super::weights::{PAIR_CANDIDATES, PAIR_FLOOR, PAIR_K1, PAIR_LEAD, W_LINK, W_
 /// of the task's terms together (a term counted once, however many times it is found),
 /// the task's names they carry (one per distinct title: two sections titled alike are
 /// two things of one name, of which the task means one), and whether one names the
-/// other (unless the task names both: then the link says nothing the task has not). The
-/// pair goes to the top; the other candidates keep their title and link evidence, but
-/// their text counts only the task terms the pair leaves uncovered.
+/// other. The pair goes to the top; the other candidates keep their title and link
+/// evidence, but their text counts only the task terms the pair leaves uncovered.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn lift_pair<'a>(
   relevance: &mut [f32],
