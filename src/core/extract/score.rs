@@ -98,7 +98,7 @@ fn score_tasks(
     let (scores, evidence): (Vec<Vec<f32>>, Vec<Vec<f32>>) = queries
       .iter()
       .zip(&bonuses)
-      .map(|(q, b)| scores_with(text, segments, &index, q, b))
+      .map(|(q, b)| scores_with(text, segments, &index, q, b, queries.len() > 1))
       .unzip();
     cancel.check()?;
     // With siblings, each task's own vocabulary is learned from what it already owns

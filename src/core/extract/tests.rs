@@ -1156,9 +1156,10 @@ const FILM: [(&str, &str); 4] = [
 ];
 const FILM_TASK: &str = "Where was the director of the film Ed Wood born?";
 
-/// Documents under one heading, or the results of calls that name nothing, are read one
-/// by one, as documents apart are: the director's document, named by the film's, is kept
-/// over the one that shares words with the task.
+/// Documents in one piece (under one heading, an answer's paragraphs, one tool result of a
+/// thread for one task, the results of calls that name nothing) are read one by one, as
+/// documents apart are: the director's document, named by the film's, is kept over the
+/// one that shares words with the task.
 #[test]
 fn documents_in_one_piece_are_read_one_by_one() {
   let paragraphs: Vec<&str> = FILM.iter().map(|(_, text)| *text).collect();
@@ -1187,7 +1188,32 @@ fn documents_in_one_piece_are_read_one_by_one() {
     ));
     pages.push(result(format!("c{i}"), (*text).to_owned()));
   }
-  let threads = [("calls that name nothing", pages, 110)];
+  let search = format!("{{\"query\":\"{FILM_TASK}\"}}");
+  let listed: Vec<String> = FILM
+    .iter()
+    .enumerate()
+    .map(|(i, (title, text))| format!("[{}] {title}\n{text}", i + 1))
+    .collect();
+  let threads = [
+    (
+      "an answer's paragraphs",
+      vec![
+        Message::text("user", FILM_TASK),
+        Message::text("assistant", &paragraphs.join("\n\n")),
+      ],
+      80,
+    ),
+    (
+      "one search result",
+      vec![
+        Message::text("user", FILM_TASK),
+        call("c1".into(), "search", search),
+        result("c1".into(), listed.join("\n\n")),
+      ],
+      110,
+    ),
+    ("calls that name nothing", pages, 110),
+  ];
   let heading = format!("# Notes\n\n{}", paragraphs.join("\n\n"));
   let options = |max: usize| Options {
     max_tokens: Some(max),

@@ -32,7 +32,9 @@ pub use postings::{Postings, Trigrams};
 
 use bm25::PHRASE;
 use groups::{group_scores, is_section_start, rejoined, units, QueryTerms};
-use links::{call_titles, heading_title, lead_titles, name_spans, named_titles, without_parentheses};
+use links::{
+  asks_for_nothing, call_titles, heading_title, lead_titles, name_spans, named_titles, without_parentheses,
+};
 use pair::lift_pair;
 use weights::*;
 
@@ -57,16 +59,19 @@ use crate::core::terms::Terms;
 /// text, evidence can be compared between tasks to tell whose a segment is.
 pub fn scores(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> (Vec<f32>, Vec<f32>) {
   let bonus = phrase_bonuses(&index.folded, segments, None, &[query]).remove(0);
-  scores_with(text, segments, index, query, &bonus)
+  scores_with(text, segments, index, query, &bonus, false)
 }
 
-/// `scores`, with the query's phrase bonus per segment already found (`phrase_bonuses`).
+/// `scores`, with the query's phrase bonus per segment already found (`phrase_bonuses`);
+/// `whole_messages` keeps each message and tool result one unit (when tasks share the
+/// text: see `units`).
 pub fn scores_with(
   text: &str,
   segments: &[Segment],
   index: &Index,
   query: &Terms,
   bonus: &[f32],
+  whole_messages: bool,
 ) -> (Vec<f32>, Vec<f32>) {
   if segments.is_empty() {
     return (Vec::new(), Vec::new());
@@ -105,11 +110,11 @@ pub fn scores_with(
     container_first[c] = container_first[c].min(i);
   }
   let (unit_of, _, unit_container) = units(segments, &container_of, containers);
-  // A document (plain text, a report) is read unit by unit; a thread's messages and tool
-  // results stay whole units, as ownership between tasks is decided per message (units
-  // inside messages moved the threads' sibling share of the text from 1.78 % to 1.91-2.04 %).
-  let messages = segments.iter().any(|s| s.kind == Kind::Role);
-  let whole = vec![messages; containers];
+  // A document (plain text, a report) is read unit by unit, and so is a thread for one
+  // task alone; with siblings, messages and tool results stay whole units, as ownership
+  // between tasks is decided per message (units inside them moved the threads' sibling
+  // share of the text from 1.78 % to 1.91-2.04 %).
+  let whole = vec![whole_messages && segments.iter().any(|s| s.kind == Kind::Role); containers];
   let (section_of, sections, container_of_unit) = rejoined(&unit_of, &unit_container, &whole);
   let mut units_in = vec![0usize; containers];
   for &c in &container_of_unit {
@@ -177,9 +182,7 @@ pub fn scores_with(
       let (mut names, naming) = match s.kind {
         // A call that names nothing (`next_page {"page": 2}`) is titled by its result's
         // lead, as a paragraph is.
-        Kind::Call if whole && call_titles(&text[s.start..s.end]).iter().all(|t| !long_enough(t)) => {
-          lead(first + 1)
-        }
+        Kind::Call if whole && asks_for_nothing(&text[s.start..s.end]) => lead(first + 1),
         _ if is_section_start(s.kind) && whole => start_names(s),
         _ if is_section_start(s.kind) => lead(first + 1),
         // A paragraph or item that opens a unit (no heading, or a further paragraph
