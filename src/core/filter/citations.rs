@@ -34,13 +34,14 @@ pub(super) fn listed_definition(line: &str) -> Option<(&str, &str)> {
       (&l[..digits], rest)
     }
   };
+  // `[text](url)` is a link, `[1]:` a definition of the strict form.
+  let bracketed = l.starts_with('[');
+  if bracketed && target.starts_with(['(', ':']) {
+    return None;
+  }
   let target = target.strip_prefix([' ', '\t'])?.trim();
-  (!label.is_empty()
-    && label.len() <= MAX_LABEL
-    && !label.contains(['[', ']', ' '])
-    && !target.is_empty()
-    && !target.starts_with(['(', ':']))
-  .then_some((label, target))
+  (!label.is_empty() && label.len() <= MAX_LABEL && !label.contains(['[', ']', ' ']) && !target.is_empty())
+    .then_some((label, target))
 }
 
 /// The labels of `[label]` markers in `text` (not inline links `[text](url)`).
@@ -71,11 +72,13 @@ pub(super) fn markers(text: &str) -> impl Iterator<Item = &str> {
   })
 }
 
-/// The title part of a definition's target: before a URL or a ` — ` / ` - ` note.
+/// The title part of a definition's target: before a URL (` https://…`, ` (https://…)`)
+/// or a ` — ` / ` - ` note.
 pub(super) fn title_of(target: &str) -> &str {
   let t = target.split(" http").next().unwrap_or(target);
+  let t = t.split(" (http").next().unwrap_or(t);
   let t = t.split(" — ").next().unwrap_or(t);
-  t.trim().trim_end_matches([',', ';', '.', '-', '—', '(']).trim()
+  t.trim().trim_end_matches([',', ';', '.', '-', '—']).trim()
 }
 
 /// `[text](url)` links and their targets.

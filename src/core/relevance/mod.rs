@@ -114,8 +114,8 @@ pub fn scores_with(
   // task alone; with siblings, messages and tool results stay whole units, as ownership
   // between tasks is decided per message (units inside them moved the threads' sibling
   // share of the text from 1.78 % to 1.91-2.04 %).
-  let whole = vec![whole_messages && segments.iter().any(|s| s.kind == Kind::Role); containers];
-  let (section_of, sections, container_of_unit) = rejoined(&unit_of, &unit_container, &whole);
+  let one_unit = vec![whole_messages && segments.iter().any(|s| s.kind == Kind::Role); containers];
+  let (section_of, sections, container_of_unit) = rejoined(&unit_of, &unit_container, &one_unit);
   let mut units_in = vec![0usize; containers];
   for &c in &container_of_unit {
     units_in[c] += 1;
@@ -243,8 +243,9 @@ pub fn scores_with(
     others_best
   } else {
     max(section_bm25)
-  }; // Titles the task names (the longest match: see `named_titles`); a title that is the
-     // task quoted names nothing.
+  };
+  // Titles the task names (the longest match: see `named_titles`); a title that is the
+  // task quoted names nothing.
   let named_by_task: Vec<bool> = named_titles(&query.text, &title)
     .into_iter()
     .zip(&title)
