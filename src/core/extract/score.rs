@@ -8,7 +8,7 @@ use super::Options;
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::relevance::feedback::feedback;
 use crate::core::relevance::weights::WEIGHT_FEEDBACK;
-use crate::core::relevance::{fold_ascii, phrase_bonuses, scores_with, Index, Postings};
+use crate::core::relevance::{fold_ascii, phrase_bonuses, scores_with, Index, Leads, Postings};
 use crate::core::terms::Terms;
 
 /// Every task's scores on one document: its terms (with what the feedback round
@@ -87,6 +87,7 @@ fn score_tasks(
     let refs: Vec<&Terms> = queries.iter().collect();
     phrase_bonuses(&folded, segments, postings.map(Postings::trigrams), &refs)
   };
+  let leads = Leads::new(segments);
   let mut round = 0;
   loop {
     let refs: Vec<&Terms> = queries.iter().collect();
@@ -98,7 +99,7 @@ fn score_tasks(
     let (scores, evidence): (Vec<Vec<f32>>, Vec<Vec<f32>>) = queries
       .iter()
       .zip(&bonuses)
-      .map(|(q, b)| scores_with(text, segments, &index, q, b, queries.len() > 1))
+      .map(|(q, b)| scores_with(text, segments, &index, q, b, &leads, queries.len() > 1))
       .unzip();
     cancel.check()?;
     // With siblings, each task's own vocabulary is learned from what it already owns

@@ -97,31 +97,6 @@ pub fn units(segments: &[Segment], section_of: &[usize], sections: usize) -> (Ve
   (ids, count, ordered)
 }
 
-/// `units` with the units of each section for which `whole` holds put back together:
-/// the unit of each segment, the number of units, the section of each unit.
-pub fn rejoined(
-  unit_of: &[usize],
-  section_of_unit: &[usize],
-  whole: &[bool],
-) -> (Vec<usize>, usize, Vec<usize>) {
-  let mut id: Vec<Option<usize>> = vec![None; section_of_unit.len()];
-  let mut joined: Vec<Option<usize>> = vec![None; whole.len()];
-  let mut section = Vec::new();
-  let ids = unit_of
-    .iter()
-    .map(|&u| {
-      let k = section_of_unit[u];
-      let slot = if whole[k] { &mut joined[k] } else { &mut id[u] };
-      *slot.get_or_insert_with(|| {
-        section.push(k);
-        section.len() - 1
-      })
-    })
-    .collect();
-  let count = section.len();
-  (ids, count, section)
-}
-
 /// The (term, frequency) pairs of each segment for the terms one query weighs: what its
 /// scores are made of (an index shared with sibling tasks holds theirs too).
 pub(super) struct QueryTerms {

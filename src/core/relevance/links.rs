@@ -343,6 +343,15 @@ const ARTICLES: [&str; 3] = ["a", "an", "the"];
 /// Pekar" is "Harvey Pekar", "Clive Staples Lewis" is "C. S. Lewis").
 pub(super) fn lead_titles(lead: &str) -> (Vec<String>, usize) {
   let t = without_mark(lead);
+  // A name opens with a capital, a digit, a quote or bold marks: a line of code or a
+  // lower-case note names nothing, and is not read further.
+  if !t
+    .chars()
+    .next()
+    .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit() || matches!(c, '"' | '“' | '*' | '_'))
+  {
+    return (Vec::new(), 0);
+  }
   let Ok(written) = written_title(t) else {
     return (Vec::new(), 0);
   };

@@ -14,6 +14,7 @@
 //! - here, `scores_with`: the steps above put together into a score per segment.
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 
 pub mod bm25;
 pub mod feedback;
@@ -31,7 +32,7 @@ pub use phrases::phrase_bonuses;
 pub use postings::{Postings, Trigrams};
 
 use bm25::PHRASE;
-use groups::{group_scores, is_section_start, rejoined, units, QueryTerms};
+use groups::{group_scores, is_section_start, units, QueryTerms};
 use links::{
   asks_for_nothing, call_titles, heading_title, lead_titles, name_spans, named_titles, without_parentheses,
 };
@@ -59,11 +60,11 @@ use crate::core::terms::Terms;
 /// text, evidence can be compared between tasks to tell whose a segment is.
 pub fn scores(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> (Vec<f32>, Vec<f32>) {
   let bonus = phrase_bonuses(&index.folded, segments, None, &[query]).remove(0);
-  scores_with(text, segments, index, query, &bonus, false)
+  scores_with(text, segments, index, query, &bonus, &Leads::new(segments), false)
 }
 
-/// `scores`, with the query's phrase bonus per segment already found (`phrase_bonuses`);
-/// `whole_messages` keeps each message and tool result one unit (when tasks share the
+/// `scores`, with the query's phrase bonus per segment already found (`phrase_bonuses`)
+/// and the leads read for an earlier task kept (`Leads`); `whole_messages` keeps each message and tool result one unit (when tasks share the
 /// text: see `units`).
 pub fn scores_with(
   text: &str,
@@ -71,6 +72,7 @@ pub fn scores_with(
   index: &Index,
   query: &Terms,
   bonus: &[f32],
+  leads: &Leads,
   whole_messages: bool,
 ) -> (Vec<f32>, Vec<f32>) {
   if segments.is_empty() {
@@ -92,30 +94,16 @@ pub fn scores_with(
     !is_section_start(segments[i].kind)
   })
   .score;
-  // Evidence of ownership is read per section (a message, a tool call with its
-  // result); relevance is ranked per unit (`units`), called sections below.
-  let container_bm25 = group_scores(
-    index,
-    &bags,
-    &weights,
-    &bm25,
-    &own,
-    &container_of,
-    containers,
-    |_| true,
-  )
-  .score;
-  let mut container_first = vec![usize::MAX; containers];
-  for (i, &c) in container_of.iter().enumerate() {
-    container_first[c] = container_first[c].min(i);
-  }
-  let (unit_of, _, unit_container) = units(segments, &container_of, containers);
   // A document (plain text, a report) is read unit by unit, and so is a thread for one
   // task alone; with siblings, messages and tool results stay whole units, as ownership
   // between tasks is decided per message (units inside them moved the threads' sibling
   // share of the text from 1.78 % to 1.91-2.04 %).
-  let one_unit = vec![whole_messages && segments.iter().any(|s| s.kind == Kind::Role); containers];
-  let (section_of, sections, container_of_unit) = rejoined(&unit_of, &unit_container, &one_unit);
+  let (section_of, sections, container_of_unit) =
+    if whole_messages && segments.iter().any(|s| s.kind == Kind::Role) {
+      (container_of.clone(), containers, (0..containers).collect())
+    } else {
+      units(segments, &container_of, containers)
+    };
   let mut units_in = vec![0usize; containers];
   for &c in &container_of_unit {
     units_in[c] += 1;
@@ -124,6 +112,28 @@ pub fn scores_with(
     true
   });
   let section_bm25 = &section_bags.score;
+  // Units refine sections, both numbered in the order they open: as many units as
+  // sections are the sections themselves.
+  let split = sections != containers;
+  // Evidence of ownership is read per section (a message, a tool call with its
+  // result); relevance is ranked per unit (`units`), called sections below.
+  let container_bm25 = if split {
+    Cow::Owned(
+      group_scores(
+        index,
+        &bags,
+        &weights,
+        &bm25,
+        &own,
+        &container_of,
+        containers,
+        |_| true,
+      )
+      .score,
+    )
+  } else {
+    Cow::Borrowed(section_bm25)
+  };
 
   let norm = |v: f32, m: f32| if m > 0.0 { v / m } else { 0.0 };
   let max_own = max(&own);
@@ -175,9 +185,7 @@ pub fn scores_with(
       let lead = |from: usize| {
         (from..end)
           .find(|&i| section_of[i] == k && matches!(segments[i].kind, Kind::Text | Kind::Item))
-          .map_or((Vec::new(), Naming::AllOf(0)), |i| {
-            lead_names(&text[segments[i].start..segments[i].end])
-          })
+          .map_or((Vec::new(), Naming::AllOf(0)), |i| leads.of(text, segments, i))
       };
       let (mut names, naming) = match s.kind {
         // A call that names nothing (`next_page {"page": 2}`) is titled by its result's
@@ -195,7 +203,16 @@ pub fn scores_with(
     })
     .collect();
   let chosen = distinctive_names(title.clone());
-  let found = found_names(text, &index.folded, segments, &section_of, &span, &title, &chosen);
+  let found = found_names(
+    text,
+    leads,
+    &index.folded,
+    segments,
+    &section_of,
+    &span,
+    &title,
+    &chosen,
+  );
   let mut title = chosen;
   for (names, more) in title.iter_mut().zip(found) {
     names.extend(more);
@@ -204,22 +221,26 @@ pub fn scores_with(
   // it, each is named ("## Installation" over three paragraphs). Its names are chosen
   // among the sections' (a file read in many paragraphs is one read); they are no unit's
   // own name, so units under one heading are not taken for one thing.
-  let container_named = named_titles(
-    &query.text,
-    &distinctive_names(
-      (0..containers)
-        .map(|c| {
-          let (mut names, naming) = if units_in[c] > 1 {
-            start_names(&segments[container_first[c]])
-          } else {
-            (Vec::new(), Naming::Written)
-          };
-          names.retain(|t| long_enough(t));
-          (names, naming)
-        })
-        .collect(),
-    ),
-  );
+  let container_named = if split {
+    let mut first = vec![usize::MAX; containers];
+    for (i, &c) in container_of.iter().enumerate() {
+      first[c] = first[c].min(i);
+    }
+    let names = (0..containers)
+      .map(|c| {
+        let (mut names, naming) = if units_in[c] > 1 {
+          start_names(&segments[first[c]])
+        } else {
+          (Vec::new(), Naming::Written)
+        };
+        names.retain(|t| long_enough(t));
+        (names, naming)
+      })
+      .collect();
+    named_titles(&query.text, &distinctive_names(names))
+  } else {
+    vec![false; containers]
+  };
   // A section that quotes the task (the plan or request that set it) matches it like
   // nothing else can: it must not set the scale against which the task's own material
   // (the files it reads, what was found) looks faint, nor stand first among the sections
@@ -228,7 +249,11 @@ pub fn scores_with(
   // A quote is sought in units and in whole sections: where a message quotes the task
   // over several of its units and none holds it alone, each of them quotes it.
   let mut quoting = quoting_sections(&index.folded, segments, &section_of, sections, &query.text);
-  let mut spread = quoting_sections(&index.folded, segments, &container_of, containers, &query.text);
+  let mut spread = if split {
+    quoting_sections(&index.folded, segments, &container_of, containers, &query.text)
+  } else {
+    vec![false; containers]
+  };
   for (k, &c) in container_of_unit.iter().enumerate() {
     spread[c] &= !quoting[k];
   }
@@ -415,8 +440,10 @@ fn quotes(title: &str, task: &str) -> bool {
 /// - by what the query asks for, its repeated words left out, where the result says it.
 ///
 /// `calls` are every section's names as read, `chosen` the ones kept (`distinctive_names`).
+#[allow(clippy::too_many_arguments)]
 fn found_names(
   text: &str,
+  leads: &Leads,
   folded: &str,
   segments: &[Segment],
   section_of: &[usize],
@@ -471,9 +498,7 @@ fn found_names(
       let lead = (segments[span[k].0].kind == Kind::Call)
         .then(|| result(k).find(|&i| segments[i].kind == Kind::Text))
         .flatten();
-      lead.map_or((Vec::new(), Naming::AllOf(0)), |i| {
-        lead_names(&text[segments[i].start..segments[i].end])
-      })
+      lead.map_or((Vec::new(), Naming::AllOf(0)), |i| leads.of(text, segments, i))
     })
     .collect();
   distinctive_names(leads)
@@ -514,6 +539,22 @@ fn found_names(
 /// A title shorter than `MIN_TITLE_CHARS` letters or digits is not sought as a name.
 fn long_enough(title: &str) -> bool {
   title.chars().filter(|c| c.is_alphanumeric()).count() >= MIN_TITLE_CHARS
+}
+
+/// Each segment's names as the lead of a unit (`lead_names`), read once for all the tasks
+/// a text is scored for: they depend on the text alone.
+pub struct Leads(Vec<OnceCell<(Vec<String>, Naming)>>);
+
+impl Leads {
+  pub fn new(segments: &[Segment]) -> Self {
+    Self((0..segments.len()).map(|_| OnceCell::new()).collect())
+  }
+
+  fn of(&self, text: &str, segments: &[Segment], i: usize) -> (Vec<String>, Naming) {
+    self.0[i]
+      .get_or_init(|| lead_names(&text[segments[i].start..segments[i].end]))
+      .clone()
+  }
 }
 
 /// A lead's names (`lead_titles`) long enough to be sought.
