@@ -7,9 +7,10 @@
 //! - `weights`: every weight and threshold, named, with where its value came from;
 //! - `index`: a text's term statistics for the tasks' vocabulary; `postings`: every
 //!   form indexed once, for a thread prepared for many tasks, and its trigrams;
-//! - `groups`: sections and blocks scored as bags; `links`: titles and where text names
-//!   them; `pair`: the two sections that answer together; `phrases`: the task's phrases
-//!   found whole;
+//! - `groups`: sections, the units they are read in, and blocks, scored as bags; `links`:
+//!   titles (headings, calls, what a lead sentence names) and where text names them;
+//!   `pair`: the two sections that answer together; `phrases`: the task's phrases found
+//!   whole;
 //! - `feedback`: a task's vocabulary learned from what it already owns;
 //! - here, `scores_with`: the steps above put together into a score per segment.
 
