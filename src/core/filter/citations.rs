@@ -238,8 +238,9 @@ pub(super) fn join_split_markers(text: &str, segments: &mut Vec<Segment>) {
 
 /// `text` with its inline citations set aside, byte for byte at the same offsets: a link's
 /// target (`(https://…)`) blanked, the full stops and other sentence ends inside a link's
-/// text or a `(source: …)` note made spaces, and a lenticular marker blanked. A citation is not text: its address
-/// adds no words to what a sentence says, and a title's `No.` or `M.` ends no sentence.
+/// text or a `(source: …)` note made spaces, and a lenticular marker blanked. A citation
+/// is not text: its address adds no words to what a sentence says, and a title's `No.`
+/// or `M.` ends no sentence.
 pub(super) fn set_aside(text: &str) -> String {
   let mut bytes = text.as_bytes().to_vec();
   let base = text.as_ptr() as usize;
@@ -296,13 +297,18 @@ pub(super) fn attach_lenticular(text: &str, segments: &mut [Segment]) {
   if markers.is_empty() {
     return;
   }
+  // Markers and segments both in text order: one pass over each.
+  let mut next = 0;
   for i in 0..segments.len() {
     let limit = segments.get(i + 1).map_or(text.len(), |s| s.start);
     let mut end = segments[i].end;
-    for &(start, stop) in &markers {
-      if start >= end && stop <= limit && text[end..start].trim().is_empty() {
-        end = stop;
+    next += markers[next..].partition_point(|&(start, _)| start < end);
+    while let Some(&(start, stop)) = markers.get(next) {
+      if stop > limit || !text[end..start].trim().is_empty() {
+        break;
       }
+      end = stop;
+      next += 1;
     }
     segments[i].end = end;
   }

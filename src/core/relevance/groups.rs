@@ -30,10 +30,9 @@ pub fn sections(segments: &[Segment]) -> (Vec<usize>, usize) {
 /// Units of relevance: the sections, each cut at its blocks. A section of one block (or
 /// one list) is one unit, its start (heading, role line, tool call) with it; in a section
 /// of several, the start and every block is a unit of its own, but for the items of one
-/// list, which stay together.
-/// A heading over several paragraphs, a message of several paragraphs, a tool result that
-/// holds several documents are read paragraph by paragraph, as paragraphs without a
-/// heading are; a section of one block (or one list) is one unit.
+/// list, which stay together. A heading over several paragraphs, a message of several
+/// paragraphs, a tool result that holds several documents are read paragraph by
+/// paragraph, as paragraphs without a heading are.
 /// Returns the unit of each segment, the number of units, and the section of each unit.
 pub fn units(segments: &[Segment], section_of: &[usize], sections: usize) -> (Vec<usize>, usize, Vec<usize>) {
   let mut ids = Vec::with_capacity(segments.len());
@@ -45,10 +44,7 @@ pub fn units(segments: &[Segment], section_of: &[usize], sections: usize) -> (Ve
     let k = section_of[i];
     let item = s.kind == Kind::Item;
     let unit = match open[k] {
-      Some((unit, Some(block), was_item)) if block == s.block => {
-        open[k] = Some((unit, Some(block), was_item));
-        unit
-      }
+      Some((unit, Some(block), _)) if block == s.block => unit,
       // The section's first block, or the next item of a list: the same unit.
       Some((unit, None, _)) if !is_section_start(s.kind) => {
         open[k] = Some((unit, Some(s.block), item));

@@ -200,7 +200,8 @@ fn without_mark(lead: &str) -> &str {
 }
 
 /// A title a lead writes as one: bold (`**Ed Wood**: …`), a line of its own (`Ed Wood`
-/// over the text), or short before a dash or colon (`Ed Wood — …`). `Err` for a bold mark never closed.
+/// over the text), or short before a dash or colon (`Ed Wood — …`). `Err` for a bold mark
+/// never closed.
 fn written_title(t: &str) -> Result<Option<String>, ()> {
   for mark in ["**", "__"] {
     if let Some(rest) = t.strip_prefix(mark) {
@@ -393,9 +394,7 @@ pub(super) fn lead_titles(lead: &str) -> (Vec<String>, usize) {
     let name: Vec<&str> = name.split(' ').filter(|w| !w.starts_with('"')).collect();
     let name = name.join(" ");
     let name = without_suffix(&name).unwrap_or(name);
-    if !names.contains(&name) {
-      add(&mut names, name.clone());
-    }
+    add(&mut names, name.clone());
     for short in shortened(&name) {
       add(&mut names, short);
     }

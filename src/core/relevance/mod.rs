@@ -65,8 +65,8 @@ pub fn scores(text: &str, segments: &[Segment], index: &Index, query: &Terms) ->
 }
 
 /// `scores`, with the query's phrase bonus per segment already found (`phrase_bonuses`)
-/// and the leads read for an earlier task kept (`Leads`); `whole_messages` keeps each message and tool result one unit (when tasks share the
-/// text: see `units`).
+/// and the leads read for an earlier task kept (`Leads`); `whole_messages` keeps each
+/// message and tool result one unit (when tasks share the text: see `units`).
 pub fn scores_with(
   text: &str,
   segments: &[Segment],
@@ -249,9 +249,10 @@ pub fn scores_with(
   // A call that asks for the task itself (a search for the question) quotes it too.
   // A quote is sought in units and in whole sections: where a message quotes the task
   // over several of its units and none holds it alone, each of them quotes it.
-  let mut quoting = quoting_sections(&index.folded, segments, &section_of, sections, &query.text);
+  let quotes_found = quote_finds(&index.folded, segments, &query.text);
+  let mut quoting = quoting_sections(&quotes_found, &section_of, sections);
   let mut spread = if split {
-    quoting_sections(&index.folded, segments, &container_of, containers, &query.text)
+    quoting_sections(&quotes_found, &container_of, containers)
   } else {
     vec![false; containers]
   };
@@ -384,42 +385,47 @@ pub fn scores_with(
   (scores, evidence)
 }
 
-/// Per section: whether it quotes the task whole (its case-folded text holds the task's),
-/// or, for a task of several lines, each of its lines (a query made of a task id and the
-/// task is quoted by a plan line as "A.1 Validate emails…"). A line shorter than
-/// `MIN_QUOTE_BYTES` is not sought: a few words are found anywhere.
-fn quoting_sections(
-  folded: &str,
-  segments: &[Segment],
-  section_of: &[usize],
-  sections: usize,
-  task: &str,
-) -> Vec<bool> {
-  let holding = |line: &str| {
-    let mut quoting = vec![false; sections];
-    for at in memchr::memmem::find_iter(folded.as_bytes(), line.as_bytes()) {
-      let i = segments.partition_point(|s| s.start <= at);
-      if i > 0 {
-        quoting[section_of[i - 1]] = true;
-      }
-    }
-    quoting
-  };
+/// Where the task is quoted: the segments holding the whole task (case-folded), then, for
+/// a task of several lines, the segments holding each of its lines (a query made of a
+/// task id and the task is quoted by a plan line as "A.1 Validate emails…"). A line
+/// shorter than `MIN_QUOTE_BYTES` is not sought: a few words are found anywhere. The
+/// text is searched once, whatever the sections are grouped into afterwards.
+fn quote_finds(folded: &str, segments: &[Segment], task: &str) -> Vec<Vec<usize>> {
   let task = task.trim();
   if task.len() < MIN_QUOTE_BYTES {
-    return vec![false; sections];
+    return Vec::new();
   }
-  let mut quoting = holding(task);
-  let mut lines = task.lines().map(str::trim).filter(|l| l.len() >= MIN_QUOTE_BYTES);
-  if task.contains('\n') {
-    if let Some(first) = lines.next() {
-      let mut all = holding(first);
-      for line in lines {
-        let held = holding(line);
-        all.iter_mut().zip(held).for_each(|(a, h)| *a &= h);
-      }
-      quoting.iter_mut().zip(all).for_each(|(q, a)| *q |= a);
+  let holders = |line: &str| -> Vec<usize> {
+    memchr::memmem::find_iter(folded.as_bytes(), line.as_bytes())
+      .filter_map(|at| segments.partition_point(|s| s.start <= at).checked_sub(1))
+      .collect()
+  };
+  let lines = task.lines().map(str::trim).filter(|l| l.len() >= MIN_QUOTE_BYTES);
+  std::iter::once(holders(task))
+    .chain(lines.filter(|_| task.contains('\n')).map(holders))
+    .collect()
+}
+
+/// Per section: whether it quotes the task (`quote_finds`): holds it whole, or holds each
+/// of its lines.
+fn quoting_sections(finds: &[Vec<usize>], section_of: &[usize], sections: usize) -> Vec<bool> {
+  let holding = |segments: &[usize]| {
+    let mut held = vec![false; sections];
+    for &i in segments {
+      held[section_of[i]] = true;
     }
+    held
+  };
+  let Some((whole, lines)) = finds.split_first() else {
+    return vec![false; sections];
+  };
+  let mut quoting = holding(whole);
+  if let Some((first, rest)) = lines.split_first() {
+    let mut all = holding(first);
+    for line in rest {
+      all.iter_mut().zip(holding(line)).for_each(|(a, h)| *a &= h);
+    }
+    quoting.iter_mut().zip(all).for_each(|(q, a)| *q |= a);
   }
   quoting
 }
@@ -682,7 +688,11 @@ mod tests {
       "{s:?}"
     );
     assert_eq!(
-      quoting_sections(&text.to_ascii_lowercase(), &[], &[], 0, &task.to_lowercase()),
+      quoting_sections(
+        &quote_finds(&text.to_ascii_lowercase(), &[], &task.to_lowercase()),
+        &[],
+        0
+      ),
       Vec::<bool>::new()
     );
   }
