@@ -216,9 +216,15 @@ fn written_title(t: &str) -> Result<Option<String>, ()> {
   }
   for separator in [" — ", " – ", ": "] {
     if let Some((name, _)) = t.split_once(separator) {
-      // A parenthesis or quote before the colon is the name's gloss ("Ed Wood (Latin:
-      // …"), not a lead of its own.
-      if name.len() <= MAX_LEAD_BYTES && !name.contains(['.', '!', '?', ',', '(', ')', '"', ';']) {
+      // A qualifier closes a title ("Louder Than Bombs (film): …"); a parenthesis or quote
+      // open before the colon is the name's gloss ("Ed Wood (Latin: …"), and a full stop
+      // other than an initial's ends a sentence: neither is a lead of its own.
+      let bare = match name.rfind(" (") {
+        Some(i) if name.ends_with(')') => &name[..i],
+        _ => name,
+      };
+      let stops = bare.split(' ').any(|w| w.contains('.') && !is_initial(w));
+      if name.len() <= MAX_LEAD_BYTES && !stops && !bare.contains(['!', '?', ',', '(', ')', '"', ';']) {
         return Ok(Some(title(name)));
       }
     }
@@ -226,19 +232,30 @@ fn written_title(t: &str) -> Result<Option<String>, ()> {
   Ok(None)
 }
 
-/// `text` without its parenthesized groups, spaces squeezed.
+/// `text` without its groups in parentheses, brackets or braces (a gloss, a note, a
+/// placeholder), spaces squeezed. Each kind is counted apart, so that a stray closing mark
+/// of one kind ("(] ; born 1983)") does not end a group of another.
 pub(super) fn without_parentheses(text: &str) -> String {
   let mut out = String::with_capacity(text.len());
-  let mut depth = 0usize;
+  let mut depth = [0usize; 3];
   for c in text.chars() {
     match c {
-      '(' => depth += 1,
-      ')' => depth = depth.saturating_sub(1),
-      _ if depth == 0 => out.push(c),
+      '(' | '[' | '{' => depth[bracket(c)] += 1,
+      ')' | ']' | '}' => depth[bracket(c)] = depth[bracket(c)].saturating_sub(1),
+      _ if depth == [0; 3] => out.push(c),
       _ => {}
     }
   }
   out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Which kind of bracket a mark opens or closes: round, square, curly.
+fn bracket(c: char) -> usize {
+  match c {
+    '(' | ')' => 0,
+    '[' | ']' => 1,
+    _ => 2,
+  }
 }
 
 /// The subject a lead sentence defines, as written before its verb: "Centaurium pulchellum
@@ -310,9 +327,7 @@ fn opening_name(sentence: &str) -> Option<&str> {
       break;
     }
     // Punctuation after a word ends the name, but for an initial's full stop (`J. Cole`).
-    let initial =
-      word.len() == 2 && word.ends_with('.') && word.starts_with(|c: char| c.is_ascii_uppercase());
-    if trimmed.len() != word.len() && !initial {
+    if trimmed.len() != word.len() && !is_initial(word) {
       break;
     }
   }
@@ -321,6 +336,11 @@ fn opening_name(sentence: &str) -> Option<&str> {
   let stop = !name.contains(' ') && is_stop_word(&name.to_lowercase());
   let introductory = t[name_end..].starts_with(',') && introduces(name);
   (name_end > 0 && !stop && !introductory).then_some(name)
+}
+
+/// Whether a word is an initial with its full stop (`J.` of `J. Cole`).
+fn is_initial(word: &str) -> bool {
+  word.len() == 2 && word.ends_with('.') && word.starts_with(|c: char| c.is_ascii_uppercase())
 }
 
 /// Whether words before a comma introduce the sentence with a time rather than name its
@@ -375,9 +395,17 @@ pub(super) fn lead_titles(lead: &str) -> (Vec<String>, usize) {
   }
   // The name the lead opens with and its aliases are said short too; a subject with
   // words of its own ("the Piano Sonata No. 3 in F minor") is said whole.
-  let spoken: Vec<String> = opening_name(t).map(title).into_iter().chain(aliases(t)).collect();
-  let nicknamed = spoken.first().and_then(|name| nicknamed(name));
-  for name in subject.into_iter().chain(spoken.iter().cloned()).chain(nicknamed) {
+  // An opening run of capitals that stops inside the subject ("Centaurium" of
+  // "Centaurium pulchellum", "Y'all" of "Y'all magazine") is a piece of its name: a short
+  // form, not one of its names.
+  let opening = opening_name(t).map(title);
+  let piece = opening
+    .as_ref()
+    .is_some_and(|o| subject.as_ref().is_some_and(|s| begins_with_words(s, o)));
+  let nicknamed = opening.as_deref().and_then(nicknamed);
+  let spoken: Vec<String> = opening.into_iter().chain(aliases(t)).collect();
+  let names_said = spoken.iter().skip(usize::from(piece)).cloned();
+  for name in subject.into_iter().chain(names_said).chain(nicknamed) {
     add(&mut names, name);
   }
   for k in 0..names.len() {
@@ -389,17 +417,33 @@ pub(super) fn lead_titles(lead: &str) -> (Vec<String>, usize) {
     }
   }
   let primary = names.len();
-  for name in &spoken {
+  for (k, name) in spoken.iter().enumerate() {
     // A nickname is said with the last name only (above), never in a short form.
     let name: Vec<&str> = name.split(' ').filter(|w| !w.starts_with('"')).collect();
     let name = name.join(" ");
     let name = without_suffix(&name).unwrap_or(name);
     add(&mut names, name.clone());
-    for short in shortened(&name) {
-      add(&mut names, short);
+    // A piece of a name, or a name that opens with an article, is no person's.
+    let article = ARTICLES.iter().any(|a| name.starts_with(&format!("{a} ")));
+    let a_piece = k == 0 && piece;
+    if !article && !a_piece {
+      for short in shortened(&name) {
+        add(&mut names, short);
+      }
     }
   }
   (names, primary)
+}
+
+/// Whether `name` opens with `words` and goes on with more words: "centaurium
+/// pulchellum" with "centaurium".
+fn begins_with_words(name: &str, words: &str) -> bool {
+  name.strip_prefix(words).is_some_and(|rest| {
+    rest.starts_with(": ")
+      || rest
+        .strip_prefix(' ')
+        .is_some_and(|r| r.starts_with(char::is_alphanumeric))
+  })
 }
 
 /// A name's nickname with its last word: `David Ian "Joe" Jackson` is also "joe jackson".
@@ -426,21 +470,56 @@ fn without_suffix(name: &str) -> Option<String> {
 }
 
 /// Words that follow a name and are no part of what text calls it, case-folded.
-const NAME_SUFFIXES: [&str; 19] = [
-  "ag", "as", "cbe", "co", "corp", "gmbh", "ii", "iii", "inc", "iv", "jr", "kbe", "llc", "ltd", "mbe", "obe",
-  "plc", "qc", "sr",
+const NAME_SUFFIXES: [&str; 21] = [
+  "ag",
+  "as",
+  "cbe",
+  "co",
+  "corp",
+  "gmbh",
+  "ii",
+  "iii",
+  "inc",
+  "incorporated",
+  "iv",
+  "jr",
+  "kbe",
+  "limited",
+  "llc",
+  "ltd",
+  "mbe",
+  "obe",
+  "plc",
+  "qc",
+  "sr",
 ];
 
-/// A name's short forms: for a name of three words or more and no connectors, any
-/// earlier word with its last, and its initials with its last ("c. s. lewis").
+/// A name's short forms, where it has no connectors: for three words or more, any earlier
+/// word with its last and its initials with its last ("c. s. lewis"); for three words,
+/// the middle one as an initial ("stephen r. donaldson"); for two words or more, the
+/// first one's familiar form with the last ("michael joseph farrell" is "mike farrell").
 fn shortened(name: &str) -> Vec<String> {
   let words: Vec<&str> = name.split(' ').collect();
   // A name with connectors is the title of a thing ("The Stories of Vladimir Nabokov"),
   // said whole; a person's is said short.
   let connected = words.iter().any(|w| NAME_CONNECTORS.contains(w));
   let mut names = Vec::new();
+  if connected {
+    return names;
+  }
   if let [first @ .., last] = &words[..] {
-    if words.len() >= SHORTENED_NAME_WORDS && !connected {
+    if let Some((_, familiar)) = FAMILIAR_NAMES
+      .iter()
+      .find(|(given, _)| first.first() == Some(given))
+    {
+      names.extend(familiar.split(' ').map(|f| format!("{f} {last}")));
+    }
+    if let [given, middle] = first {
+      if let Some(initial) = middle.chars().next().filter(|c| c.is_alphabetic()) {
+        names.push(format!("{given} {initial}. {last}"));
+      }
+    }
+    if words.len() >= SHORTENED_NAME_WORDS {
       // Any earlier word with the last: a middle name or a rank dropped ("Colonel
       // Patrick John Mercer" is "Patrick Mercer").
       names.extend(first.iter().rev().map(|w| format!("{w} {last}")));
@@ -456,6 +535,69 @@ fn shortened(name: &str) -> Vec<String> {
   }
   names
 }
+
+/// Given names and the familiar forms people are called by, case-folded: the common
+/// English ones (a text that introduces "Michael Joseph Farrell" goes on with "Mike
+/// Farrell").
+const FAMILIAR_NAMES: [(&str, &str); 57] = [
+  ("albert", "al bert"),
+  ("alexander", "alex"),
+  ("alfred", "alf fred"),
+  ("andrew", "andy drew"),
+  ("anthony", "tony"),
+  ("arthur", "art"),
+  ("benjamin", "ben"),
+  ("bernard", "bernie"),
+  ("charles", "charlie chuck"),
+  ("christopher", "chris"),
+  ("daniel", "dan danny"),
+  ("david", "dave"),
+  ("donald", "don"),
+  ("douglas", "doug"),
+  ("edward", "ed eddie ted"),
+  ("elizabeth", "liz beth"),
+  ("frederick", "fred"),
+  ("gerald", "gerry jerry"),
+  ("gregory", "greg"),
+  ("harold", "hal harry"),
+  ("henry", "harry hank"),
+  ("jacob", "jake"),
+  ("james", "jim jimmy jamie"),
+  ("jeffrey", "jeff"),
+  ("jennifer", "jen jenny"),
+  ("john", "jack johnny"),
+  ("jonathan", "jon jonny"),
+  ("joseph", "joe joey"),
+  ("joshua", "josh"),
+  ("katherine", "kate kathy"),
+  ("kenneth", "ken kenny"),
+  ("lawrence", "larry"),
+  ("leonard", "leo len"),
+  ("margaret", "maggie peggy"),
+  ("matthew", "matt"),
+  ("michael", "mike mickey"),
+  ("nicholas", "nick"),
+  ("patrick", "pat"),
+  ("peter", "pete"),
+  ("philip", "phil"),
+  ("raymond", "ray"),
+  ("rebecca", "becky"),
+  ("richard", "rick dick rich"),
+  ("robert", "bob rob bobby"),
+  ("ronald", "ron"),
+  ("samuel", "sam"),
+  ("stephen", "steve"),
+  ("steven", "steve"),
+  ("susan", "sue"),
+  ("terence", "terry"),
+  ("theodore", "ted teddy"),
+  ("thomas", "tom tommy"),
+  ("timothy", "tim"),
+  ("victoria", "vicky"),
+  ("walter", "walt"),
+  ("william", "bill will billy"),
+  ("zachary", "zach"),
+];
 
 /// The other names a lead sentence gives its subject: what follows "known as", "stage
 /// name", "also called" and the like ("Hirdesh Singh, better known by his stage name Yo
@@ -596,6 +738,7 @@ mod tests {
       names("Harvey Lawrence Pekar was a writer."),
       [
         "harvey lawrence pekar",
+        "harvey l. pekar",
         "lawrence pekar",
         "harvey pekar",
         "h. l. pekar"
@@ -705,8 +848,64 @@ mod tests {
     assert!(names.contains(&"c. s. lewis".to_owned()), "{names:?}");
     let (names, _) = lead_titles("Harry Robbins \"Bob\" Haldeman (1926 – 1993) was an aide.");
     assert!(names.contains(&"h. r. haldeman".to_owned()), "{names:?}");
+    // A placeholder in braces or brackets is a gloss, as a parenthesis is.
+    has(
+      "Robert John Day {'1': \", '2': \"} (born 5 July 1952) is a politician.",
+      "robert john day",
+    );
+    has("Orica Limited () is a multinational corporation.", "orica");
     // A phrase, a lower-case subject or a long clause names nothing.
     assert_eq!(lead_titles("The bug is in the parser."), (Vec::new(), 0));
     assert!(lead_titles("A halophyte is a plant.").0.is_empty());
+  }
+
+  /// A run of capitals that stops inside the subject is a piece of its name, said only
+  /// where no other paragraph says it; a name that opens with an article is no person's.
+  #[test]
+  fn a_piece_of_a_subject_is_a_short_form() {
+    let (names, primary) = lead_titles("Centaurium pulchellum is a species of flowering plant.");
+    assert_eq!(names[..primary], ["centaurium pulchellum"]);
+    assert_eq!(names[primary..], ["centaurium"]);
+    let (names, primary) = lead_titles("Y'all magazine is an American magazine.");
+    assert_eq!(
+      (names[..primary].to_vec(), names[primary..].to_vec()),
+      (vec!["y'all magazine".to_owned()], vec!["y'all".to_owned()])
+    );
+    let (names, _) = lead_titles("A Uniform Type Identifier (UTI) is a text string.");
+    assert!(!names.contains(&"type identifier".to_owned()), "{names:?}");
+  }
+
+  /// People are named by a familiar form of their first name and by a middle initial.
+  #[test]
+  fn a_person_is_named_short() {
+    let has = |lead: &str, name: &str| {
+      let (names, _) = lead_titles(lead);
+      assert!(names.iter().any(|n| n == name), "{lead}: {name} not in {names:?}");
+    };
+    has(
+      "Michael Joseph Farrell, Jr. (born 1939) is an American actor.",
+      "mike farrell",
+    );
+    has("Edward Robert Martin Jr. is an American politician.", "ed martin");
+    has("James Jinkins (born 1953) is an animator.", "jim jinkins");
+    has(
+      "Stephen Reeder Donaldson (born 1947) is a novelist.",
+      "stephen r. donaldson",
+    );
+  }
+
+  /// A title written before a colon may end in its qualifier or hold initials; a
+  /// sentence before a colon is no title.
+  #[test]
+  fn a_written_title_may_hold_a_qualifier_or_initials() {
+    assert_eq!(
+      lead_title("9. Louder Than Bombs (film): Louder Than Bombs is a film.").as_deref(),
+      Some("louder than bombs")
+    );
+    assert_eq!(
+      lead_title("6. C. S. Lewis: Clive Staples Lewis was a writer.").as_deref(),
+      Some("c. s. lewis")
+    );
+    assert_eq!(written_title("It works. Next: the rest of it."), Ok(None));
   }
 }
