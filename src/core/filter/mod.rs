@@ -507,4 +507,23 @@ Add a rate limiter in front of the login handler, as shown here:\n\n\
       "The bug is a missing await [call_7].\n\n[call_7]: users.ts:42: missing await"
     );
   }
+
+  #[test]
+  fn an_off_task_lead_does_not_outrank_the_sentence_after_it() {
+    // A paragraph's first sentence shares its paragraph's relevance as its lead only when
+    // it names something or shares the task's terms: here the budget holds one sentence
+    // with its marker and definition, and it is the on-task one, in either order.
+    let on = "The email field of createUser in src/api/users.ts is never validated. [1]";
+    let off = "The build server was slow on Tuesday. [2]";
+    let task = "Validate emails in src/api/users.ts";
+    for body in [format!("{off} {on}"), format!("{on} {off}")] {
+      let r = run(
+        &format!("{body}\n\n[1]: src/api/users.ts:12\n[2]: CI log"),
+        task,
+        Some(40),
+      );
+      assert!(r.content.contains(on), "{}", r.content);
+      assert!(!r.content.contains("slow on Tuesday"), "{}", r.content);
+    }
+  }
 }
