@@ -64,6 +64,18 @@ pub(super) fn name_spans(body: &str, title: &str) -> Vec<(usize, usize)> {
   if title.is_empty() {
     return Vec::new();
   }
+  let whole = |&(at, end): &(usize, usize)| {
+    boundary(body[..at].chars().next_back()) && boundary(body[end..].chars().next())
+  };
+  // A vectorized finder pays for itself on long text; a segment or a task is searched
+  // as it is (building the finder took a quarter of a spawn's time with siblings).
+  if body.len() < FINDER_BYTES {
+    return body
+      .match_indices(title)
+      .map(|(at, _)| (at, at + title.len()))
+      .filter(whole)
+      .collect();
+  }
   let finder = memchr::memmem::Finder::new(title.as_bytes());
   let mut spans = Vec::new();
   let mut from = 0;
@@ -71,12 +83,15 @@ pub(super) fn name_spans(body: &str, title: &str) -> Vec<(usize, usize)> {
   while let Some(found) = finder.find(&body.as_bytes()[from..]) {
     let at = from + found;
     from = at + title.len();
-    if boundary(body[..at].chars().next_back()) && boundary(body[from..].chars().next()) {
+    if whole(&(at, from)) {
       spans.push((at, from));
     }
   }
   spans
 }
+
+/// Text shorter than this is searched for a name without building a vectorized finder.
+const FINDER_BYTES: usize = 4096;
 
 /// A tool call's names: what it names. The call line is `→ name {arguments}`; each of its
 /// arguments' short string values names what the call brought back: a URL or path by its

@@ -249,7 +249,7 @@ pub fn scores_with(
   // A call that asks for the task itself (a search for the question) quotes it too.
   // A quote is sought in units and in whole sections: where a message quotes the task
   // over several of its units and none holds it alone, each of them quotes it.
-  let quotes_found = quote_finds(&index.folded, segments, &query.text);
+  let quotes_found = quote_finds(&index.folded, segments, &container_of, &query.text);
   let mut quoting = quoting_sections(&quotes_found, &section_of, sections);
   let mut spread = if split {
     quoting_sections(&quotes_found, &container_of, containers)
@@ -394,21 +394,48 @@ pub fn scores_with(
 /// a task of several lines, the segments holding each of its lines (a query made of a
 /// task id and the task is quoted by a plan line as "A.1 Validate emails…"). A line
 /// shorter than `MIN_QUOTE_BYTES` is not sought: a few words are found anywhere. The
-/// text is searched once, whatever the sections are grouped into afterwards.
-fn quote_finds(folded: &str, segments: &[Segment], task: &str) -> Vec<Vec<usize>> {
+/// text is searched once, whatever the sections are grouped into afterwards (units lie
+/// within `container_of`'s sections): each line after the first only within the sections
+/// that held every line before it, since only those can quote the task.
+fn quote_finds(folded: &str, segments: &[Segment], container_of: &[usize], task: &str) -> Vec<Vec<usize>> {
   let task = task.trim();
   if task.len() < MIN_QUOTE_BYTES {
     return Vec::new();
   }
-  let holders = |line: &str| -> Vec<usize> {
-    memchr::memmem::find_iter(folded.as_bytes(), line.as_bytes())
-      .filter_map(|at| segments.partition_point(|s| s.start <= at).checked_sub(1))
+  let holders = |line: &str, from: usize, to: usize| -> Vec<usize> {
+    memchr::memmem::find_iter(&folded.as_bytes()[from..to], line.as_bytes())
+      .filter_map(|at| segments.partition_point(|s| s.start <= from + at).checked_sub(1))
       .collect()
   };
-  let lines = task.lines().map(str::trim).filter(|l| l.len() >= MIN_QUOTE_BYTES);
-  std::iter::once(holders(task))
-    .chain(lines.filter(|_| task.contains('\n')).map(holders))
-    .collect()
+  let mut finds = vec![holders(task, 0, folded.len())];
+  if !task.contains('\n') {
+    return finds;
+  }
+  // Where each section lies in the text, first segment to last.
+  let sections = container_of.iter().max().map_or(0, |&c| c + 1);
+  let mut span = vec![(usize::MAX, 0usize); sections];
+  for (s, &c) in segments.iter().zip(container_of) {
+    span[c] = (span[c].0.min(s.start), span[c].1.max(s.end));
+  }
+  let mut within: Option<Vec<usize>> = None;
+  for line in task.lines().map(str::trim).filter(|l| l.len() >= MIN_QUOTE_BYTES) {
+    let found: Vec<usize> = match &within {
+      None => holders(line, 0, folded.len()),
+      Some(candidates) => candidates
+        .iter()
+        .flat_map(|&c| holders(line, span[c].0, span[c].1))
+        .collect(),
+    };
+    let mut held: Vec<usize> = found.iter().map(|&i| container_of[i]).collect();
+    held.sort_unstable();
+    held.dedup();
+    finds.push(found);
+    if held.is_empty() {
+      break;
+    }
+    within = Some(held);
+  }
+  finds
 }
 
 /// Per section: whether it quotes the task (`quote_finds`): holds it whole, or holds each
@@ -694,7 +721,7 @@ mod tests {
     );
     assert_eq!(
       quoting_sections(
-        &quote_finds(&text.to_ascii_lowercase(), &[], &task.to_lowercase()),
+        &quote_finds(&text.to_ascii_lowercase(), &[], &[], &task.to_lowercase()),
         &[],
         0
       ),
