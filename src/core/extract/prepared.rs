@@ -9,7 +9,7 @@ use super::{extract_from_messages, Counts, Extraction, Options, Output};
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::message::Message;
 use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
-use crate::core::relevance::Postings;
+use crate::core::relevance::{Leads, Postings};
 use crate::core::segment::Granularity;
 use crate::core::tokens::{Counter, Encoding};
 
@@ -80,7 +80,7 @@ impl Prepared {
     Ok(Self {
       counted: counted?,
       postings: postings?,
-      scored: ScoredSets::default(),
+      scored: ScoredSets::new(Leads::new(&doc.segments)),
       doc,
       messages,
       encoding,
@@ -162,14 +162,22 @@ pub(super) const SCORED_SETS: usize = 4;
 
 /// The scores of the sets of tasks last extracted for, most recent last. While one
 /// extraction scores a set, the others asking for the same set wait for its scores.
-#[derive(Default)]
+/// Also the leads' names, which every set reads alike.
 pub(super) struct ScoredSets {
   sets: Mutex<Vec<ScoredSet>>,
+  pub leads: Leads,
 }
 
 type ScoredSet = (Vec<String>, Arc<Mutex<Option<Arc<Scored>>>>);
 
 impl ScoredSets {
+  fn new(leads: Leads) -> Self {
+    Self {
+      sets: Mutex::default(),
+      leads,
+    }
+  }
+
   pub fn get_or_score(
     &self,
     tasks: &[&str],

@@ -57,7 +57,9 @@ pub(super) fn score_all(
   order.sort_by(|&a, &b| tasks[a].cmp(tasks[b]).then(a.cmp(&b)));
   let sorted: Vec<&str> = order.iter().map(|&k| tasks[k]).collect();
   let scored = match postings {
-    Some((p, sets)) => sets.get_or_score(&sorted, || score_tasks(doc, Some(p), &sorted, cancel))?,
+    Some((p, sets)) => sets.get_or_score(&sorted, || {
+      score_tasks(doc, Some((p, &sets.leads)), &sorted, cancel)
+    })?,
     None => Arc::new(score_tasks(doc, None, &sorted, cancel)?),
   };
   let mut rows = vec![0; tasks.len()];
@@ -72,13 +74,15 @@ pub(super) fn score_all(
   })
 }
 
-/// Scores `tasks` in the order given.
+/// Scores `tasks` in the order given, from a prepared thread's postings and leads when
+/// given.
 fn score_tasks(
   doc: &Doc,
-  postings: Option<&Postings>,
+  prepared: Option<(&Postings, &Leads)>,
   tasks: &[&str],
   cancel: &Cancel,
 ) -> Result<Scored, Cancelled> {
+  let postings = prepared.map(|(p, _)| p);
   let (text, segments) = (&*doc.text, doc.segments.as_slice());
   let mut queries: Vec<Terms> = tasks.iter().map(|t| Terms::of_task(t)).collect();
   let folded: Arc<str> = postings.map_or_else(|| fold_ascii(text).into(), |p| Arc::clone(p.folded()));
@@ -87,7 +91,14 @@ fn score_tasks(
     let refs: Vec<&Terms> = queries.iter().collect();
     phrase_bonuses(&folded, segments, postings.map(Postings::trigrams), &refs)
   };
-  let leads = Leads::new(segments);
+  let read;
+  let leads = match prepared {
+    Some((_, leads)) => leads,
+    None => {
+      read = Leads::new(segments);
+      &read
+    }
+  };
   let mut round = 0;
   loop {
     let refs: Vec<&Terms> = queries.iter().collect();
@@ -99,7 +110,7 @@ fn score_tasks(
     let (scores, evidence): (Vec<Vec<f32>>, Vec<Vec<f32>>) = queries
       .iter()
       .zip(&bonuses)
-      .map(|(q, b)| scores_with(text, segments, &index, q, b, &leads, queries.len() > 1))
+      .map(|(q, b)| scores_with(text, segments, &index, q, b, leads, queries.len() > 1))
       .unzip();
     cancel.check()?;
     // With siblings, each task's own vocabulary is learned from what it already owns

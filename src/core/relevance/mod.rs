@@ -15,7 +15,7 @@
 //! - here, `scores_with`: the steps above put together into a score per segment.
 
 use std::borrow::Cow;
-use std::cell::OnceCell;
+use std::sync::OnceLock;
 
 pub mod bm25;
 pub mod feedback;
@@ -581,12 +581,13 @@ fn long_enough(title: &str) -> bool {
 }
 
 /// Each segment's names as the lead of a unit (`lead_names`), read once for all the tasks
-/// a text is scored for: they depend on the text alone.
-pub struct Leads(Vec<OnceCell<(Vec<String>, Naming)>>);
+/// a text is scored for, and by a prepared thread once for all its extractions: they
+/// depend on the text alone.
+pub struct Leads(Vec<OnceLock<(Vec<String>, Naming)>>);
 
 impl Leads {
   pub fn new(segments: &[Segment]) -> Self {
-    Self((0..segments.len()).map(|_| OnceCell::new()).collect())
+    Self((0..segments.len()).map(|_| OnceLock::new()).collect())
   }
 
   fn of(&self, text: &str, segments: &[Segment], i: usize) -> (Vec<String>, Naming) {
