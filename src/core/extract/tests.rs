@@ -619,6 +619,29 @@ fn a_tool_unit_is_a_sibling_s_whole_when_any_of_its_segments_is() {
 }
 
 #[test]
+fn a_call_is_judged_with_the_reasoning_its_message_gives() {
+  // In one checkout both tasks edit the parser. The sibling's edit there says nothing of
+  // colour in its line or result, and acts on the file this task owns; the message that
+  // makes it says why: the logger's colours. That reasoning is part of the unit, and the
+  // edit is the sibling's, not lifted as this task's own action on its file.
+  let (mut messages, task, options) = two_agents("depth + 1");
+  let [mut call, result] = tool_round(
+    "c",
+    "edit",
+    "{\"path\":\"/repo/src/parser.rs\",\"old\":\"emit(node)\",\"new\":\"emit_tinted(node)\"}".into(),
+    "The edit was applied.",
+  );
+  call.parts.insert(
+    0,
+    Part::Text("Colour output for the logger: every level gets one colour, so the parser's emit goes through the colour table per level.".into()),
+  );
+  messages.extend([call, result]);
+  let e = extract_messages(&messages, task, &options, &Cancel::new()).unwrap();
+  assert!(e.text.contains("depth + 1"), "{}", e.text);
+  assert!(!e.text.contains("emit_tinted"), "{}", e.text);
+}
+
+#[test]
 fn each_file_this_task_owns_is_named_though_its_call_line_matches_a_sibling() {
   // The call on the lexer says `colour` (the sibling's word), but its result is all
   // this task's: the unit and the file are this task's. Its line names the lexer; its

@@ -92,6 +92,12 @@ pub fn claimed(sums: &[f32]) -> bool {
   sums.iter().skip(1).any(|&s| s > sums[0])
 }
 
+/// Whether some sibling's summed relative evidence for a group comes within a near tie
+/// (`NEAR_TIE`) of this task's, as a segment's does in `sibling_claims`.
+pub fn contested(sums: &[f32]) -> bool {
+  sums.iter().skip(1).any(|&s| s * NEAR_TIE > sums[0])
+}
+
 /// Whether a group is this task's: it has evidence there and no sibling has more.
 pub fn owned(sums: &[f32]) -> bool {
   sums.first().is_some_and(|&s| s > 0.0) && !claimed(sums)
