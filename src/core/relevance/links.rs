@@ -90,7 +90,9 @@ pub(super) fn name_spans(body: &str, title: &str) -> Vec<(usize, usize)> {
   spans
 }
 
-/// Text shorter than this is searched for a name without building a vectorized finder.
+/// Text shorter than this is searched for a name without building a vectorized finder:
+/// a segment, a task or a short message, where building the finder costs more than the
+/// search it speeds up; a thread's whole text is far longer.
 const FINDER_BYTES: usize = 4096;
 
 /// A tool call's names: what it names. The call line is `→ name {arguments}`; each of its
