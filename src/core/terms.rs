@@ -9,6 +9,8 @@
 //! phrases and identifiers.
 
 use rustc_hash::FxHashMap;
+use unicode_normalization::char::is_combining_mark;
+use unicode_normalization::UnicodeNormalization;
 
 /// Weight of an ordinary task word.
 pub const WEIGHT_WORD: f32 = 1.0;
@@ -172,9 +174,22 @@ fn push_normalized(buf: &mut String, word: &str) {
     buf.push_str(word);
     buf[from..].make_ascii_lowercase();
   } else {
-    buf.extend(word.chars().flat_map(char::to_lowercase));
+    push_folded(buf, word);
   }
   stem(buf, from);
+}
+
+/// Appends `text` lower-cased and without its diacritics ("Márquez" as "marquez",
+/// "Julián" as "julian"): a task is often typed without the accents its sources spell
+/// (as search engines fold them: Lucene's ASCII folding, Unicode's NFD less its marks).
+pub fn push_folded(buf: &mut String, text: &str) {
+  buf.extend(
+    text
+      .chars()
+      .flat_map(char::to_lowercase)
+      .nfd()
+      .filter(|&c| !is_combining_mark(c)),
+  );
 }
 
 /// Case-folds and lightly stems (see `stem`).
@@ -545,6 +560,18 @@ mod tests {
       assert_eq!(normalize(w), w.to_lowercase(), "{w}");
     }
     assert_eq!(normalize("reading"), "read");
+  }
+
+  #[test]
+  fn diacritics_fold_away() {
+    for (a, b) in [
+      ("Márquez", "marquez"),
+      ("Julián", "julian"),
+      ("Émile", "emile"),
+      ("Øresund", "øresund"),
+    ] {
+      assert_eq!(normalize(a), normalize(b), "{a} / {b}");
+    }
   }
 
   #[test]

@@ -2,7 +2,7 @@
 
 use super::index::fold_ascii;
 use crate::core::segment::{field_title, is_title_line, tag_title};
-use crate::core::terms::is_stop_word;
+use crate::core::terms::{is_stop_word, push_folded};
 
 /// A heading's title, case-folded: without `#` marks, or the bold marks and the colon or
 /// full stop of a bold lead (see `title`).
@@ -56,6 +56,25 @@ pub(super) fn named_titles(body: &str, titles: &[Vec<String>]) -> Vec<bool> {
         .any(|t| distinct.binary_search(&t.as_str()).is_ok_and(|k| named[k]))
     })
     .collect()
+}
+
+/// Which sections a task names (`named_titles`), read without case or diacritics on
+/// either side: a task typed "Julian Castro" names "Julián Castro", "Émile Zola" names
+/// "Émile Zola" (a title keeps a capital that is not ASCII; the task is lower-cased).
+pub(super) fn titles_named_by_task(task: &str, titles: &[Vec<String>]) -> Vec<bool> {
+  if task.is_ascii() && titles.iter().flatten().all(|t| t.is_ascii()) {
+    return named_titles(task, titles);
+  }
+  let fold = |t: &str| {
+    let mut folded = String::with_capacity(t.len());
+    push_folded(&mut folded, t);
+    folded
+  };
+  let titles: Vec<Vec<String>> = titles
+    .iter()
+    .map(|names| names.iter().map(|t| fold(t)).collect())
+    .collect();
+  named_titles(&fold(task), &titles)
 }
 
 /// Where `body` names `title` as whole words.
@@ -369,6 +388,10 @@ fn introduces(words: &str) -> bool {
   is_stop_word(&first) && !ARTICLES.contains(&first.as_str()) && words.contains(|c: char| c.is_ascii_digit())
 }
 
+/// Words that join several things into one subject ("X and Y were the defending
+/// champions", "X vs. Y was a fight"), case-folded.
+const JOINING_WORDS: [&str; 7] = ["and", "&", "or", "vs.", "vs", "v.", "versus"];
+
 /// Articles, which open names ("The Hague") as they open sentences, and introduce nothing.
 const ARTICLES: [&str; 3] = ["a", "an", "the"];
 
@@ -415,10 +438,21 @@ pub(super) fn lead_titles(lead: &str) -> (Vec<String>, usize) {
   // An opening run of capitals that stops inside the subject ("Centaurium" of
   // "Centaurium pulchellum", "Y'all" of "Y'all magazine") is a piece of its name: a short
   // form, not one of its names.
-  let opening = opening_name(t).map(title);
+  // A piece that the subject goes on from with a joining word ("Justin Gimelstob" of
+  // "Justin Gimelstob and Byron Talbot") is one of the things it joins, no name of it.
+  let mut opening = opening_name(t).map(title);
   let piece = opening
     .as_ref()
     .is_some_and(|o| subject.as_ref().is_some_and(|s| begins_with_words(s, o)));
+  let joined = piece
+    && opening.as_ref().zip(subject.as_ref()).is_some_and(|(o, s)| {
+      let next = s[o.len()..].split_whitespace().next().unwrap_or("");
+      JOINING_WORDS.contains(&next)
+    });
+  if joined {
+    opening = None;
+  }
+  let piece = piece && !joined;
   let nicknamed = opening.as_deref().and_then(nicknamed);
   let spoken: Vec<String> = opening.into_iter().chain(aliases(t)).collect();
   let names_said = spoken.iter().skip(usize::from(piece)).cloned();
@@ -890,6 +924,25 @@ mod tests {
     );
     let (names, _) = lead_titles("A Uniform Type Identifier (UTI) is a text string.");
     assert!(!names.contains(&"type identifier".to_owned()), "{names:?}");
+    // A subject that joins several things is named by none of them.
+    for lead in [
+      "Justin Gimelstob and Byron Talbot were the defending champions.",
+      "Juan Manuel Márquez vs. Juan Diaz was a boxing match.",
+    ] {
+      let (names, _) = lead_titles(lead);
+      assert_eq!(names.len(), 1, "{lead}: {names:?}");
+    }
+  }
+
+  #[test]
+  fn a_task_names_a_title_whatever_its_accents_and_case() {
+    let titles = [
+      vec![heading_title("## Río Hondo Department")],
+      vec![heading_title("## Émile Zola")],
+      vec![heading_title("## Rio Grande")],
+    ];
+    let task = "where is the rio hondo department? who was émile zola?";
+    assert_eq!(titles_named_by_task(task, &titles), [true, true, false]);
   }
 
   /// People are named by a familiar form of their first name and by a middle initial.

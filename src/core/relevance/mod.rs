@@ -35,7 +35,8 @@ pub use postings::{Postings, Trigrams};
 use bm25::PHRASE;
 use groups::{group_scores, is_section_start, units, QueryTerms};
 use links::{
-  asks_for_nothing, call_titles, heading_title, lead_titles, name_spans, named_titles, without_parentheses,
+  asks_for_nothing, call_titles, heading_title, lead_titles, name_spans, named_titles, titles_named_by_task,
+  without_parentheses,
 };
 use pair::lift_pair;
 use weights::*;
@@ -238,7 +239,7 @@ pub fn scores_with(
         (names, naming)
       })
       .collect();
-    named_titles(&query.text, &distinctive_names(names))
+    titles_named_by_task(&query.text, &distinctive_names(names))
   } else {
     vec![false; containers]
   };
@@ -273,7 +274,7 @@ pub fn scores_with(
   };
   // Titles the task names (the longest match: see `named_titles`); a title that is the
   // task quoted names nothing.
-  let named_by_task: Vec<bool> = named_titles(&query.text, &title)
+  let named_by_task: Vec<bool> = titles_named_by_task(&query.text, &title)
     .into_iter()
     .zip(&title)
     .map(|(named, names)| named && !names.iter().all(|t| quotes(t, &query.text)))
