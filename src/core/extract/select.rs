@@ -16,7 +16,7 @@ use super::{Counts, Extraction, Options, Reason, SegmentReport};
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::ownership::{sibling_claims, CallOwnership};
 use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
-use crate::core::relevance::{sections, Postings};
+use crate::core::relevance::{asks_for_nothing, sections, Postings};
 use crate::core::segment::Kind;
 use crate::core::tokens::Counter;
 
@@ -145,8 +145,15 @@ fn classify(
       } else if own[i] <= 0.0 || own[i] < threshold {
         Reason::Irrelevant
       } else {
-        // A heading is kept only as the context of kept text, never on its own.
-        if !matches!(seg.kind, Kind::Heading | Kind::Role) {
+        // A heading is kept only as the context of kept text, never on its own; so is a
+        // call that asks for nothing (`next_page {"page": 2}`), which says nothing without
+        // its result, and comes with it (`fill`).
+        let context = match seg.kind {
+          Kind::Heading | Kind::Role => true,
+          Kind::Call => asks_for_nothing(&doc.text[seg.start..seg.end]),
+          _ => false,
+        };
+        if !context {
           candidates.push(i);
         }
         Reason::Budget
@@ -331,10 +338,12 @@ fn fill(
       }
       seen[first] = true;
     }
-    if let Some(call) = doc.companion[i] {
-      if !budget.kept[call] && !budget.take(call) {
-        continue;
-      }
+    // A result comes with its call line; a call line taken for a result that then does
+    // not fit is given back (it is a candidate of its own where it says something).
+    let before = budget.used;
+    let call = doc.companion[i].filter(|&c| !budget.kept[c]);
+    if call.is_some_and(|c| !budget.take(c)) {
+      continue;
     }
     let taken = budget.take(i)
       || (cut.is_none()
@@ -344,6 +353,10 @@ fn fill(
           .take_cut(i, doc, scores, counter)
           .map(|lines| cut = Some((i, lines)))
           .is_some());
+    if let Some(c) = call.filter(|_| !taken) {
+      budget.kept[c] = false;
+      budget.used = before;
+    }
     if taken {
       // The heading of a kept section comes along when it fits: it says where the text is from.
       if let Some(h) = segments[i].heading {

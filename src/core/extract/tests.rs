@@ -1281,3 +1281,37 @@ fn an_html_heading_titles_its_document() {
     e.text
   );
 }
+
+/// A call that asks for nothing (`next_page {"page": 2}`) says nothing without its result:
+/// it is kept only with it, and a call line taken for a result that then does not fit is
+/// given back, at every budget.
+#[test]
+fn a_call_line_is_not_kept_without_the_result_it_came_for() {
+  let pages = [
+    "Othonna is a genus of African plants in the sunflower family.",
+    "Stangeria eriopus is a cycad endemic to southern Africa and the sole species in the genus Stangeria, most closely related to the Australian genus Bowenia, with which it forms the family Stangeriaceae of cycads.",
+    "It rained all week in the office town.",
+  ];
+  let mut thread = vec![Message::text("user", "Read the pages.")];
+  for (i, body) in pages.iter().enumerate() {
+    let id = format!("c{i}");
+    let arguments = format!("{{\"page\":{}}}", i + 1);
+    thread.push(call_message(&[(&id, "next_page", &arguments)]));
+    thread.push(result_message(&id, body));
+  }
+  let task = "How many species are in the genus Stangeria?";
+  let mut kept_whole = false;
+  for budget in (4..80).step_by(3).chain([400]) {
+    let options = Options {
+      max_tokens: Some(budget),
+      ..Options::default()
+    };
+    let e = extract_messages(&thread, task, &options, &Cancel::new()).unwrap();
+    for (i, body) in pages.iter().enumerate() {
+      let line = format!("next_page {{\"page\":{}}}", i + 1);
+      assert_eq!(e.text.contains(&line), e.text.contains(body), "{budget}: {}", e.text);
+    }
+    kept_whole |= e.text.contains(pages[1]);
+  }
+  assert!(kept_whole, "the page the task needs is kept where it fits");
+}

@@ -135,7 +135,7 @@ pub(super) fn call_titles(line: &str) -> Vec<String> {
 /// Whether a call line's arguments hold no text at all (`next_page {"page": 2}`, `list {}`):
 /// such a call says nothing of what it brings back. A long value (a command, a file's
 /// content) names nothing either, but it is what the call did.
-pub(super) fn asks_for_nothing(line: &str) -> bool {
+pub fn asks_for_nothing(line: &str) -> bool {
   line
     .find('{')
     .is_none_or(|at| string_values(&line[at..]).next().is_none())

@@ -29,13 +29,14 @@ pub mod weights;
 
 pub use groups::sections;
 pub use index::{fold_ascii, Index};
+pub use links::asks_for_nothing;
 pub use phrases::phrase_bonuses;
 pub use postings::{Postings, Trigrams};
 
 use bm25::PHRASE;
 use groups::{group_scores, is_section_start, units, QueryTerms};
 use links::{
-  asks_for_nothing, call_titles, heading_title, lead_titles, name_spans, named_titles, titles_named_by_task,
+  call_titles, heading_title, lead_titles, name_spans, named_titles, titles_named_by_task,
   without_parentheses,
 };
 use pair::lift_pair;
