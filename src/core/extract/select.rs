@@ -16,7 +16,8 @@ use super::{Counts, Extraction, Options, Reason, SegmentReport};
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::ownership::{sibling_claims, CallOwnership};
 use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
-use crate::core::relevance::{asks_for_nothing, sections, Postings};
+use crate::core::relevance::weights::MIN_QUOTE_BYTES;
+use crate::core::relevance::{asks_for_nothing, fold_ascii, sections, Postings};
 use crate::core::segment::Kind;
 use crate::core::tokens::Counter;
 
@@ -72,7 +73,8 @@ pub(super) fn extract_doc(
   if siblings {
     calls().claim_units(&doc.companion, &mut sibling);
   }
-  let (mut reports, mut candidates) = classify(doc, forced, own, &sibling, threshold, &counted.segments);
+  let (mut reports, mut candidates) =
+    classify(doc, forced, own, &sibling, threshold, &counted.segments, task);
   cancel.check()?;
   if siblings {
     lift_owned_calls(calls(), forced, &mut reports, &mut candidates);
@@ -129,8 +131,10 @@ fn classify(
   sibling: &[bool],
   threshold: f32,
   tokens: &[usize],
+  task: &str,
 ) -> (Vec<SegmentReport>, Vec<usize>) {
   let mut candidates = Vec::new();
+  let says_the_task = messages_that_say_the_task(doc, task);
   let reports = (doc.segments.iter().enumerate())
     .map(|(i, seg)| {
       // Whose is it: the task with the most evidence for it, this one or a sibling, each
@@ -142,7 +146,7 @@ fn classify(
         Reason::Budget
       } else if sibling[i] {
         Reason::Sibling
-      } else if own[i] <= 0.0 || own[i] < threshold {
+      } else if own[i] <= 0.0 || own[i] < threshold || says_the_task[seg.message] {
         Reason::Irrelevant
       } else {
         // A heading is kept only as the context of kept text, never on its own; so is a
@@ -166,6 +170,29 @@ fn classify(
     })
     .collect();
   (reports, candidates)
+}
+
+/// Per message: whether it says nothing but the task (the request that set it, as it is,
+/// every sentence found in the task): it tells the subagent nothing its task does not,
+/// and spends no budget. A message that says more is read whole, its quote of the task
+/// with it (the plan around a task's line, the repository an issue is about).
+fn messages_that_say_the_task(doc: &Doc, task: &str) -> Vec<bool> {
+  let messages = doc.segments.last().map_or(0, |s| s.message + 1);
+  let task = fold_ascii(task);
+  let mut only_task = vec![true; messages];
+  let mut said = vec![0usize; messages];
+  for seg in doc.segments.iter().filter(|s| s.kind != Kind::Role) {
+    let line = doc.text[seg.start..seg.end]
+      .trim()
+      .trim_end_matches(['.', '?', '!', ':', ';']);
+    only_task[seg.message] &= matches!(seg.kind, Kind::Text | Kind::Item) && task.contains(&fold_ascii(line));
+    said[seg.message] += line.len();
+  }
+  only_task
+    .into_iter()
+    .zip(said)
+    .map(|(only, said)| only && said >= MIN_QUOTE_BYTES)
+    .collect()
 }
 
 /// A tool call on a file this task owns is a candidate too, as a section whose title

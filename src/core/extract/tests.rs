@@ -1309,9 +1309,31 @@ fn a_call_line_is_not_kept_without_the_result_it_came_for() {
     let e = extract_messages(&thread, task, &options, &Cancel::new()).unwrap();
     for (i, body) in pages.iter().enumerate() {
       let line = format!("next_page {{\"page\":{}}}", i + 1);
-      assert_eq!(e.text.contains(&line), e.text.contains(body), "{budget}: {}", e.text);
+      assert_eq!(
+        e.text.contains(&line),
+        e.text.contains(body),
+        "{budget}: {}",
+        e.text
+      );
     }
     kept_whole |= e.text.contains(pages[1]);
   }
   assert!(kept_whole, "the page the task needs is kept where it fits");
+}
+
+/// A message that says nothing but the task (the request that set it, as it is) spends no
+/// budget: the subagent has its task. A message that says more is read whole.
+#[test]
+fn a_message_that_only_repeats_the_task_spends_no_budget() {
+  let task = "Where was the director of the film Ed Wood born?";
+  let thread = vec![
+    Message::text("user", task),
+    call_message(&[("c1", "lookup", r#"{"title":"Ed Wood"}"#)]),
+    result_message("c1", "Ed Wood is a 1994 American film directed by Tim Burton."),
+    Message::text("user", &format!("For the report on film history: {task}")),
+  ];
+  let e = extract_messages(&thread, task, &Options::default(), &Cancel::new()).unwrap();
+  assert_eq!(e.text.matches(task).count(), 1, "{}", e.text);
+  assert!(e.text.contains("report on film history"), "{}", e.text);
+  assert!(e.text.contains("Tim Burton"), "{}", e.text);
 }
