@@ -474,10 +474,16 @@ pub(super) fn lead_titles(lead: &str) -> (Vec<String>, usize) {
     let name = name.join(" ");
     let name = without_suffix(&name).unwrap_or(name);
     add(&mut names, name.clone());
-    // A piece of a name, or a name that opens with an article, is no person's.
+    // A piece of a name, or a name that opens with an article, is no person's; nor is a
+    // name whose last word the lead writes in lower case, a common noun ("Waterloo
+    // Community Unit School District is a unified school district": no "school district").
     let article = ARTICLES.iter().any(|a| name.starts_with(&format!("{a} ")));
     let a_piece = k == 0 && piece;
-    if !article && !a_piece {
+    let common = name
+      .rsplit(' ')
+      .next()
+      .is_some_and(|last| !name_spans(t, last).is_empty());
+    if !article && !a_piece && !common {
       for short in shortened(&name) {
         add(&mut names, short);
       }
@@ -1005,6 +1011,13 @@ mod tests {
       "Stephen Reeder Donaldson (born 1947) is a novelist.",
       "stephen r. donaldson",
     );
+    has(
+      "John Rankin Rogers was the third Governor of Washington.",
+      "john rogers",
+    );
+    // A name whose last word the lead writes in lower case is a thing's, not said short.
+    let (names, _) = lead_titles("Waterloo Community Unit School District is a unified school district.");
+    assert_eq!(names, ["waterloo community unit school district"]);
   }
 
   /// A title written before a colon may end in its qualifier or hold initials; a
