@@ -300,7 +300,15 @@ impl<'t> Budget<'t> {
       return true;
     }
     let adjacent = (i > 0 && self.kept[i - 1]) || (i + 1 < self.kept.len() && self.kept[i + 1]);
-    let cost = self.tokens[i] + if adjacent { JOIN_TOKENS } else { self.elision };
+    // The first piece stands alone: no elision comes before or after it.
+    let join = if self.used == 0 {
+      0
+    } else if adjacent {
+      JOIN_TOKENS
+    } else {
+      self.elision
+    };
+    let cost = self.tokens[i] + join;
     if self.used + cost > self.cap {
       return false;
     }

@@ -1337,3 +1337,17 @@ fn a_message_that_only_repeats_the_task_spends_no_budget() {
   assert!(e.text.contains("report on film history"), "{}", e.text);
   assert!(e.text.contains("Tim Burton"), "{}", e.text);
 }
+
+/// The first piece kept stands alone, with no elision marker before or after it: a
+/// sentence that fits the budget exactly is kept.
+#[test]
+fn a_piece_that_fits_the_budget_exactly_is_kept() {
+  let text = "## A\n\nAlpha beta. Gamma.\n\n## B\n\nDelta.";
+  let tokens = count_tokens("Alpha beta.", Encoding::O200kBase);
+  let options = Options {
+    max_tokens: Some(tokens),
+    ..Options::default()
+  };
+  let e = extract_text(text, "alpha", &options, &Cancel::new()).unwrap();
+  assert_eq!(e.text, "Alpha beta.");
+}
