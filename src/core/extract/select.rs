@@ -108,6 +108,7 @@ pub(super) fn extract_doc(
     &scores,
     &mut budget,
     &mut counter,
+    &options.elision,
   );
   Ok(finish(
     doc,
@@ -182,10 +183,16 @@ fn messages_that_say_the_task(doc: &Doc, task: &str) -> Vec<bool> {
   let mut only_task = vec![true; messages];
   let mut said = vec![0usize; messages];
   for seg in doc.segments.iter().filter(|s| s.kind != Kind::Role) {
+    // A message is read on only while every sentence so far is found in the task.
+    if !only_task[seg.message] {
+      continue;
+    }
     let line = doc.text[seg.start..seg.end]
       .trim()
       .trim_end_matches(['.', '?', '!', ':', ';']);
-    only_task[seg.message] &= matches!(seg.kind, Kind::Text | Kind::Item) && task.contains(&fold_ascii(line));
+    only_task[seg.message] = matches!(seg.kind, Kind::Text | Kind::Item)
+      && line.len() <= task.len()
+      && task.contains(&fold_ascii(line));
     said[seg.message] += line.len();
   }
   only_task
@@ -349,6 +356,10 @@ struct Filled {
 /// Takes the candidates best first while they fit: a tool result with its call line or
 /// not at all, a kept segment's heading along when it fits, a repeat of kept text never,
 /// and a code block that alone exceeds the budget cut to its best lines (one a call).
+/// Each join is estimated in full (a space before a sentence is most often no token of
+/// its own), so what is kept is then counted exactly and the candidates passed over are
+/// offered the room that is left.
+#[allow(clippy::too_many_arguments)]
 fn fill(
   doc: &Doc,
   candidates: &[usize],
@@ -357,6 +368,7 @@ fn fill(
   scores: &TaskScores,
   budget: &mut Budget,
   counter: &mut Counter,
+  elision: &str,
 ) -> Filled {
   let segments = &doc.segments;
   // Agent threads repeat themselves (the same test output after every attempt): a
@@ -364,6 +376,8 @@ fn fill(
   let mut seen = vec![false; segments.len()];
   let mut repeated = vec![false; segments.len()];
   let mut cut: Option<(usize, Range<usize>)> = None;
+  // The candidates the budget turned away, offered again once what is kept is counted.
+  let mut turned_away = Vec::new();
   for &i in candidates {
     if !forced[i] {
       let first = doc.same[i] as usize;
@@ -373,35 +387,68 @@ fn fill(
       }
       seen[first] = true;
     }
-    // A result comes with its call line; a call line taken for a result that then does
-    // not fit is given back (it is a candidate of its own where it says something).
-    let before = budget.used;
-    let call = doc.companion[i].filter(|&c| !budget.kept[c]);
-    if call.is_some_and(|c| !budget.take(c)) {
-      continue;
+    if !offer(i, doc, reports, scores, budget, counter, &mut cut) {
+      turned_away.push(i);
     }
-    let taken = budget.take(i)
-      || (cut.is_none()
-        && segments[i].kind == Kind::Code
-        && reports[i].tokens > budget.cap
-        && budget
-          .take_cut(i, doc, scores, counter)
-          .map(|lines| cut = Some((i, lines)))
-          .is_some());
-    if let Some(c) = call.filter(|_| !taken) {
-      budget.kept[c] = false;
-      budget.used = before;
-    }
-    if taken {
-      // The heading of a kept section comes along when it fits: it says where the text is from.
-      if let Some(h) = segments[i].heading {
-        if reports[h].dropped != Some(Reason::Sibling) && !doc.internal[h] {
-          budget.take(h);
-        }
-      }
+  }
+  // Only when the budget turned some candidate away is there anything to count again.
+  if turned_away.is_empty() {
+    return Filled { repeated, cut };
+  }
+  let pieces = Pieces {
+    text: &doc.text,
+    segments,
+    cut: cut.clone(),
+  };
+  let exact = counter.count(&assemble(&pieces, &budget.kept, elision));
+  if exact < budget.used {
+    budget.used = exact;
+    for &i in &turned_away {
+      offer(i, doc, reports, scores, budget, counter, &mut cut);
     }
   }
   Filled { repeated, cut }
+}
+
+/// Offers candidate `i` to the budget (see `fill`); whether it was taken.
+fn offer(
+  i: usize,
+  doc: &Doc,
+  reports: &[SegmentReport],
+  scores: &TaskScores,
+  budget: &mut Budget,
+  counter: &mut Counter,
+  cut: &mut Option<(usize, Range<usize>)>,
+) -> bool {
+  let segments = &doc.segments;
+  // A result comes with its call line; a call line taken for a result that then does
+  // not fit is given back (it is a candidate of its own where it says something).
+  let before = budget.used;
+  let call = doc.companion[i].filter(|&c| !budget.kept[c]);
+  if call.is_some_and(|c| !budget.take(c)) {
+    return false;
+  }
+  let taken = budget.take(i)
+    || (cut.is_none()
+      && segments[i].kind == Kind::Code
+      && reports[i].tokens > budget.cap
+      && budget
+        .take_cut(i, doc, scores, counter)
+        .map(|lines| *cut = Some((i, lines)))
+        .is_some());
+  if let Some(c) = call.filter(|_| !taken) {
+    budget.kept[c] = false;
+    budget.used = before;
+  }
+  if taken {
+    // The heading of a kept section comes along when it fits: it says where the text is from.
+    if let Some(h) = segments[i].heading {
+      if reports[h].dropped != Some(Reason::Sibling) && !doc.internal[h] {
+        budget.take(h);
+      }
+    }
+  }
+  taken
 }
 
 /// Assembles what is kept and counts it exactly (if the joins cost more than estimated,

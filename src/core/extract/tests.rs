@@ -1351,3 +1351,18 @@ fn a_piece_that_fits_the_budget_exactly_is_kept() {
   let e = extract_text(text, "alpha", &options, &Cancel::new()).unwrap();
   assert_eq!(e.text, "Alpha beta.");
 }
+
+/// Joins are estimated in full while filling; counted exactly, what is kept leaves room
+/// that the candidates passed over are offered: a paragraph whose joins cost no tokens
+/// is kept whole within a token of its count (the estimates alone kept three sentences).
+#[test]
+fn room_left_by_the_estimates_is_offered_again() {
+  let paragraph = "Alpha one holds. Alpha two holds. Alpha three holds. Alpha four holds.";
+  let text = format!("{paragraph}\n\nUnrelated words stand here.");
+  let options = Options {
+    max_tokens: Some(count_tokens(paragraph, Encoding::O200kBase) + 1),
+    ..Options::default()
+  };
+  let e = extract_text(&text, "alpha", &options, &Cancel::new()).unwrap();
+  assert_eq!(e.text, paragraph);
+}
