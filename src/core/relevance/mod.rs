@@ -756,6 +756,16 @@ mod tests {
     assert!(top.contains(&"## Naval Weapons Station Yorktown"), "{ranked:?}");
   }
 
+  #[test]
+  fn the_section_the_named_one_names_pairs_before_one_that_mentions_it() {
+    // The fan club mentions "Ed Wood" and shares more words with the task; "Ed Wood"
+    // names Tim Burton, whose section answers.
+    let text = "## Ed Wood\n\nEd Wood is a 1994 American film directed by Tim Burton.\n\n## Tim Burton\n\nTim Burton grew up in Burbank, California.\n\n## Ed Wood fan club\n\nThe Ed Wood fan club of film fans was born in 1990: the director of the fan club was born where the club meets, to watch each film the director of Ed Wood made.\n\n## Weather\n\nIt rained all week in the office town.";
+    let ranked = ranked_headings(text, "Where was the director of the film Ed Wood born?");
+    let top: Vec<&str> = ranked[..2].iter().map(String::as_str).collect();
+    assert!(top.contains(&"## Tim Burton"), "{ranked:?}");
+  }
+
   mod properties {
     use super::*;
     use proptest::prelude::*;

@@ -6,7 +6,7 @@ use super::bm25;
 use super::groups::Groups;
 use super::index::Index;
 use super::links::named_titles;
-use super::weights::{PAIR_CANDIDATES, PAIR_FLOOR, PAIR_K1, PAIR_LEAD, W_LINK, W_TITLE};
+use super::weights::{PAIR_CANDIDATES, PAIR_FLOOR, PAIR_K1, PAIR_LEAD, W_BACKLINK, W_LINK, W_TITLE};
 
 /// The two sections that answer the task together, moved to the top: a task often needs
 /// two pieces of text, the one it names and the one that names what the task asks about
@@ -82,9 +82,18 @@ pub(super) fn lift_pair<'a>(
       // A link tells of a section the task does not name: between two sections the task
       // names, it says nothing the task has not said.
       let both_named = named_by_task[order[i]] && named_by_task[other];
-      let s = (alone[i] + lex(other, &seen)) / scale
-        + titles
-        + if linked(i, j) && !both_named { W_LINK } else { 0.0 };
+      // A section the task names that names the other tells of it (the bridge: "Ed Wood"
+      // names "Tim Burton"); the other only mentioning the named one is a weaker sign, as
+      // a back link is.
+      let back = |a: usize, b: usize| named_by_task[order[a]] && !named_by_task[order[b]] && !names[a][b];
+      let link = if !linked(i, j) || both_named {
+        0.0
+      } else if back(i, j) || back(j, i) {
+        W_BACKLINK
+      } else {
+        W_LINK
+      };
+      let s = (alone[i] + lex(other, &seen)) / scale + titles + link;
       if s > pair.0 {
         pair = (s, i, j);
       }
