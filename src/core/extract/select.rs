@@ -391,8 +391,11 @@ fn fill(
       turned_away.push(i);
     }
   }
-  // Only when the budget turned some candidate away is there anything to count again.
-  if turned_away.is_empty() {
+  // Only when a candidate turned away could fit the room the estimates may have left
+  // (at most an elision marker for each piece kept) is there anything to count again.
+  let pieces_kept = budget.kept.iter().filter(|&&k| k).count();
+  let room = (budget.cap - budget.used).saturating_add(pieces_kept * budget.elision);
+  if !turned_away.iter().any(|&i| budget.tokens[i] <= room) {
     return Filled { repeated, cut };
   }
   let pieces = Pieces {

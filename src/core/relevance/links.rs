@@ -72,7 +72,12 @@ pub(super) fn titles_named_by_task(task: &str, titles: &[Vec<String>]) -> Vec<bo
   };
   let titles: Vec<Vec<String>> = titles
     .iter()
-    .map(|names| names.iter().map(|t| fold(t)).collect())
+    .map(|names| {
+      names
+        .iter()
+        .map(|t| if t.is_ascii() { t.clone() } else { fold(t) })
+        .collect()
+    })
     .collect();
   named_titles(&fold(task), &titles)
 }
