@@ -15,9 +15,12 @@
 //! relative evidence summed over its segments), not lost to one line of a file view that
 //! happens to match a sibling. And the files an agent acts on are groups too: a file is a
 //! task's when, over every call on it, this task finds more of itself than any sibling.
+//! And an agent's calls are tied by what they copy: an edit quotes the view its agent
+//! took of the file, so the two are judged together (`copies`).
 
 mod anchors;
 mod calls;
+mod copies;
 
 pub use calls::CallOwnership;
 
@@ -84,6 +87,13 @@ pub fn sibling_claims(evidence: &[Vec<f32>]) -> Vec<bool> {
       (1..evidence.len()).any(|q| relative.at(q, i) * NEAR_TIE > own)
     })
     .collect()
+}
+
+/// Adds `from` times `k` to `to`, task by task.
+pub(crate) fn add_scaled(to: &mut [f32], from: &[f32], k: f32) {
+  for (a, b) in to.iter_mut().zip(from) {
+    *a += b * k;
+  }
 }
 
 /// Whether a group of segments (sums from `Relative::add_to`, this task's first) is a
