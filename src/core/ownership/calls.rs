@@ -206,7 +206,7 @@ pub(super) mod tests {
       segments.push(Segment {
         start,
         end: text.len(),
-        kind: kind.clone(),
+        kind: *kind,
         block: i,
         heading: None,
         message,
@@ -224,8 +224,11 @@ pub(super) mod tests {
     // matches a little better, line by line (0.6 against 0.5). Summed, the echo's length
     // alone would make the unit the sibling's; by its mean it is one more piece.
     let mut pieces = vec![("→ edit {\"path\":\"/repo/src/parser.rs\"}", Kind::Call, None)];
-    pieces.extend(std::iter::repeat(("parse_expr(tokens, depth)", Kind::Text, Some(0))).take(30));
-    pieces.extend(std::iter::repeat(("other work", Kind::Text, None)).take(30));
+    pieces.extend(std::iter::repeat_n(
+      ("parse_expr(tokens, depth)", Kind::Text, Some(0)),
+      30,
+    ));
+    pieces.extend(std::iter::repeat_n(("other work", Kind::Text, None), 30));
     let (text, segments, companion) = doc(&pieces);
     let mut own = vec![3.0];
     own.extend([0.5; 30]);
