@@ -379,6 +379,17 @@ fn opening_name(sentence: &str) -> Option<&str> {
   (name_end > 0 && !stop && !introductory).then_some(name)
 }
 
+/// Whether words read as a name: after the first (which a sentence capitalizes anyway),
+/// each opens with a capital or a digit or is a connector of names ("Through the
+/// Looking-Glass"); a phrase before a comma with words in lower case ("In baseball,",
+/// "Headquartered in Kansas City,") introduces the sentence and names nothing.
+fn reads_as_name(words: &str) -> bool {
+  words
+    .split_whitespace()
+    .skip(1)
+    .all(|w| NAME_CONNECTORS.contains(&w) || !w.starts_with(|c: char| c.is_lowercase()))
+}
+
 /// Whether a word is an initial with its full stop (`J.` of `J. Cole`).
 fn is_initial(word: &str) -> bool {
   word.len() == 2 && word.ends_with('.') && word.starts_with(|c: char| c.is_ascii_uppercase())
@@ -390,7 +401,9 @@ fn is_initial(word: &str) -> bool {
 /// Alice Found There").
 fn introduces(words: &str) -> bool {
   let first = words.trim_start().split(' ').next().unwrap_or("").to_lowercase();
-  is_stop_word(&first) && !ARTICLES.contains(&first.as_str()) && words.contains(|c: char| c.is_ascii_digit())
+  is_stop_word(&first)
+    && !ARTICLES.contains(&first.as_str())
+    && (words.contains(|c: char| c.is_ascii_digit()) || !reads_as_name(words))
 }
 
 /// Words that join several things into one subject ("X and Y were the defending
@@ -408,7 +421,58 @@ const ARTICLES: [&str; 3] = ["a", "an", "the"];
 /// short forms of those names (`shortened`), as people are named short ("Harvey Lawrence
 /// Pekar" is "Harvey Pekar", "Clive Staples Lewis" is "C. S. Lewis").
 pub(super) fn lead_titles(lead: &str) -> (Vec<String>, usize) {
-  let t = without_mark(lead);
+  let t = nicknames_joined(without_mark(lead));
+  let t = t.as_ref();
+  let (mut names, primary) = lead_names_of(t);
+  for name in &mut names {
+    if name.contains(NICKNAME_SPACE) {
+      *name = name.replace(NICKNAME_SPACE, " ");
+    }
+  }
+  (names, primary)
+}
+
+/// Stands for a space inside a nickname in quotes while a lead is read.
+const NICKNAME_SPACE: char = '\u{a0}';
+
+/// A lead whose nickname of several words in quotes inside a name (`Julius Caesar "J. C."
+/// Watts`, `Richard Corey "Big Hoss" Harrison`) is made one word, as a nickname of one
+/// word is (`NICKNAME_SPACE` for its spaces).
+fn nicknames_joined(t: &str) -> std::borrow::Cow<'_, str> {
+  let Some(open) = t.find(" \"") else {
+    return t.into();
+  };
+  let inner = &t[open + 2..];
+  let Some(close) = inner.find('"') else {
+    return t.into();
+  };
+  let nick = &inner[..close];
+  let capital = |w: &str| w.starts_with(|c: char| c.is_uppercase());
+  let before = t[..open].rsplit(' ').next().unwrap_or("");
+  let after = inner[close + 1..].strip_prefix(' ').unwrap_or("");
+  if nick.contains(' ')
+    && nick.split(' ').count() <= MAX_NICKNAME_WORDS
+    && capital(nick)
+    && capital(before)
+    && capital(after)
+  {
+    format!(
+      "{} \"{}\"{}",
+      &t[..open],
+      nick.replace(' ', &NICKNAME_SPACE.to_string()),
+      &inner[close + 1..]
+    )
+    .into()
+  } else {
+    t.into()
+  }
+}
+
+/// A nickname of more words than this is a quotation, not a name.
+const MAX_NICKNAME_WORDS: usize = 3;
+
+/// `lead_titles` of a lead whose nicknames are joined.
+fn lead_names_of(t: &str) -> (Vec<String>, usize) {
   // A name opens with a capital, a digit, a quote or bold marks: a line of code or a
   // lower-case note names nothing, and is not read further.
   if !t
@@ -491,6 +555,12 @@ pub(super) fn lead_titles(lead: &str) -> (Vec<String>, usize) {
     if !article && !a_piece && !common {
       for short in shortened(&name) {
         add(&mut names, short);
+      }
+      // The name the lead opens with may be a full one; an alias is said as it is.
+      if k == 0 {
+        for short in first_family_name(&name) {
+          add(&mut names, short);
+        }
       }
     }
   }
@@ -592,6 +662,23 @@ fn shortened(name: &str) -> Vec<String> {
           .map(|c| format!("{c}. "))
           .collect();
         names.push(format!("{initials}{last}"));
+      }
+    }
+  }
+  names
+}
+
+/// A name's forms where it ends in two family names, of which the first is the one said:
+/// "José Delfín Fernández Gómez" is "José Fernández", "Rafael Márquez Méndez" is "Rafael
+/// Márquez", "Juan Manuel Márquez Méndez" also "Juan Manuel Márquez".
+fn first_family_name(name: &str) -> Vec<String> {
+  let words: Vec<&str> = name.split(' ').collect();
+  let mut names = Vec::new();
+  if let [given, .., family, _] = &words[..] {
+    if words.len() >= SHORTENED_NAME_WORDS && !words.iter().any(|w| NAME_CONNECTORS.contains(w)) {
+      names.push(format!("{given} {family}"));
+      if words.len() > SHORTENED_NAME_WORDS {
+        names.push(words[..words.len() - 1].join(" "));
       }
     }
   }
@@ -846,7 +933,8 @@ mod tests {
         "harvey l. pekar",
         "lawrence pekar",
         "harvey pekar",
-        "h. l. pekar"
+        "h. l. pekar",
+        "harvey lawrence"
       ]
     );
     assert_eq!(names("Bank of America is a bank."), ["bank of america"]);
@@ -857,7 +945,11 @@ mod tests {
         "john mercer",
         "patrick mercer",
         "colonel mercer",
-        "c. p. j. mercer"
+        "c. p. j. mercer",
+        // Read as two family names: forms no text uses, kept only while no other
+        // section is called so (`distinctive_names`).
+        "colonel john",
+        "colonel patrick john"
       ]
     );
     assert_eq!(
@@ -959,8 +1051,13 @@ mod tests {
       "robert john day",
     );
     has("Orica Limited () is a multinational corporation.", "orica");
-    // A phrase, a lower-case subject or a long clause names nothing.
+    // A phrase, a lower-case subject or a long clause names nothing; nor does a phrase
+    // that introduces the sentence before a comma.
     assert_eq!(lead_titles("The bug is in the parser."), (Vec::new(), 0));
+    assert_eq!(
+      lead_titles("In baseball, the designated hitter rule is the common name for Rule 5.11."),
+      (Vec::new(), 0)
+    );
     assert!(lead_titles("A halophyte is a plant.").0.is_empty());
   }
 
@@ -1019,6 +1116,24 @@ mod tests {
     has(
       "John Rankin Rogers was the third Governor of Washington.",
       "john rogers",
+    );
+    // A nickname of several words stands in the name as one of one word does.
+    has(
+      "Julius Caesar \"J. C.\" Watts Jr. (born November 18, 1957) is a politician.",
+      "j. c. watts",
+    );
+    has(
+      "Richard Corey \"Big Hoss\" Harrison (born 1983) is a reality star.",
+      "corey harrison",
+    );
+    // Of two family names, the first is said.
+    has(
+      "José Delfín Fernández Gómez (1992 – 2016) was a pitcher.",
+      "josé fernández",
+    );
+    has(
+      "Juan Manuel Márquez Méndez (born 1973) is a boxer.",
+      "juan manuel márquez",
     );
     // A name whose last word the lead writes in lower case is a thing's, not said short.
     let (names, _) = lead_titles("Waterloo Community Unit School District is a unified school district.");
