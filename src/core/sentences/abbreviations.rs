@@ -36,10 +36,12 @@ pub(super) fn continues_after(before: &str, next: &str) -> bool {
   false
 }
 
-/// The word before the full stop that ends `sentence` (trailing spaces aside): letters
-/// and inner full stops (`U.S`, `e.g`), `None` when it ends otherwise.
+/// The word before the full stop that ends `sentence` (trailing spaces and a closing
+/// quote aside: the initials of a nickname, `"T. J."`): letters and inner full stops
+/// (`U.S`, `e.g`), `None` when it ends otherwise.
 fn last_word(sentence: &str) -> Option<&str> {
   let t = sentence.trim_end_matches([' ', '\t']);
+  let t = t.strip_suffix(['"', '”']).unwrap_or(t);
   let body = t.strip_suffix('.')?;
   let start = body
     .char_indices()

@@ -51,6 +51,7 @@ mod tests {
       "Dr. Smith and Mr. Jones met St. Louis officials.",
       "It sold on Jan. 5, 1990 for a dollar.",
       "Él dijo Sr. García llegó.",
+      "Thomas Joseph \"T. J.\" Lavin is a BMX rider.",
     ] {
       assert_eq!(sentences(text), [text], "{text:?}");
     }
@@ -75,5 +76,9 @@ mod tests {
       ["It was founded by Acme Inc.\n", "Next line."]
     );
     assert_eq!(sentences("See Smith v.\nNext."), ["See Smith v.\n", "Next."]);
+    assert_eq!(
+      sentences("He said \"Take vitamin C.\" The rest is fine."),
+      ["He said \"Take vitamin C.\" ", "The rest is fine."]
+    );
   }
 }
