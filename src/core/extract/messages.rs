@@ -108,7 +108,7 @@ pub(super) fn select_messages(
   }
   // `min_relevance` is relative to the best unit but the top one (see `reference`).
   let ids: Vec<usize> = (0..messages.len()).collect();
-  let threshold = options.min_relevance.clamp(0.0, 1.0) * reference(&unit_score, &ids);
+  let threshold = options.min_relevance.clamp(0.0, 1.0) * reference(&unit_score, &ids, &[]);
   let mut order: Vec<usize> = (0..messages.len()).filter(|&u| units[u] == u).collect();
   order.sort_by(|&a, &b| {
     forced_unit[b]

@@ -19,6 +19,8 @@ pub(super) struct Scored {
   pub index: Index,
   pub scores: Vec<Vec<f32>>,
   pub evidence: Vec<Vec<f32>>,
+  /// Per task, the segments of the pair lifted to the top (`Relevance::lifted`).
+  pub lifted: Vec<Vec<bool>>,
 }
 
 /// One task's view of the scores of it and its siblings: its row in `scored`, and the
@@ -35,6 +37,9 @@ impl TaskScores {
   }
   pub fn own(&self) -> &[f32] {
     &self.scored.scores[self.row]
+  }
+  pub fn lifted(&self) -> &[bool] {
+    &self.scored.lifted[self.row]
   }
 }
 
@@ -107,11 +112,15 @@ fn score_tasks(
       None => Index::build_repeating(text, Arc::clone(&folded), segments, &doc.same, &refs),
     };
     cancel.check()?;
-    let (scores, evidence): (Vec<Vec<f32>>, Vec<Vec<f32>>) = queries
-      .iter()
-      .zip(&bonuses)
-      .map(|(q, b)| scores_with(text, segments, &index, q, b, leads, queries.len() > 1))
-      .unzip();
+    let mut scores = Vec::with_capacity(queries.len());
+    let mut evidence = Vec::with_capacity(queries.len());
+    let mut lifted = Vec::with_capacity(queries.len());
+    for (q, b) in queries.iter().zip(&bonuses) {
+      let r = scores_with(text, segments, &index, q, b, leads, queries.len() > 1);
+      scores.push(r.scores);
+      evidence.push(r.evidence);
+      lifted.push(r.lifted);
+    }
     cancel.check()?;
     // With siblings, each task's own vocabulary is learned from what it already owns
     // (one round), then everything is scored again.
@@ -132,21 +141,31 @@ fn score_tasks(
       index,
       scores,
       evidence,
+      lifted,
     });
   }
 }
 
 /// The score `min_relevance` is relative to: the best score outside the section (or
-/// message unit) that holds the best one, or the best when there is no other. One
-/// section must not set the scale for all the others: a thread quotes the task's own
-/// statement, which matches the task like nothing else can, and against it every
-/// message that works on the task (the files it reads and edits) would look faint.
-pub(super) fn reference(scores: &[f32], group: &[usize]) -> f32 {
+/// message unit) that holds the best one, or outside the pair lifted to the top
+/// (`lifted`, when one was), or the best when there is no other. One section must not
+/// set the scale for all the others: a thread quotes the task's own statement, which
+/// matches the task like nothing else can, and against it every message that works on
+/// the task (the files it reads and edits) would look faint; so would the sections that
+/// add to the pair's answer beside the pair put first.
+pub(super) fn reference(scores: &[f32], group: &[usize], lifted: &[bool]) -> f32 {
   let Some(top) = (0..scores.len()).max_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a))) else {
     return 0.0;
   };
+  let outside = |i: usize| {
+    if lifted.is_empty() {
+      group[i] != group[top]
+    } else {
+      !lifted[i]
+    }
+  };
   let others = (0..scores.len())
-    .filter(|&i| group[i] != group[top])
+    .filter(|&i| outside(i))
     .map(|i| scores[i])
     .fold(0.0, f32::max);
   if others > 0.0 {

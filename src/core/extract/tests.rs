@@ -240,9 +240,14 @@ fn a_quoted_task_does_not_set_the_scale_for_everything_else() {
 
 #[test]
 fn the_reference_is_the_best_outside_the_best_group() {
-  assert_eq!(reference(&[5.0, 4.0, 1.0, 2.0], &[0, 0, 1, 2]), 2.0);
-  assert_eq!(reference(&[5.0, 4.0], &[0, 0]), 5.0);
-  assert_eq!(reference(&[], &[]), 0.0);
+  assert_eq!(reference(&[5.0, 4.0, 1.0, 2.0], &[0, 0, 1, 2], &[]), 2.0);
+  assert_eq!(reference(&[5.0, 4.0], &[0, 0], &[]), 5.0);
+  assert_eq!(reference(&[], &[], &[]), 0.0);
+  // Outside the pair lifted to the top, when one was.
+  assert_eq!(
+    reference(&[5.0, 4.0, 1.0, 2.0], &[0, 1, 2, 3], &[true, true, false, false]),
+    2.0
+  );
 }
 
 fn thread() -> Vec<Message> {
@@ -1365,4 +1370,22 @@ fn room_left_by_the_estimates_is_offered_again() {
   };
   let e = extract_text(&text, "alpha", &options, &Cancel::new()).unwrap();
   assert_eq!(e.text, paragraph);
+}
+
+/// The pair lifted to the top sets no scale for the rest: the section that follows it
+/// is kept whole, one that shares nothing with the task is not.
+#[test]
+fn the_pair_lifted_to_the_top_sets_no_scale_for_the_rest() {
+  let text = "## Kiskiack\n\nKiskiack is a village in the Bakhchysarai district of Crimea.\n\n## Kiskiack (Lee House)\n\nKiskiack is a historic house on the grounds of Naval Weapons Station Yorktown. It still stands.\n\n## Naval Weapons Station Yorktown\n\nNaval Weapons Station Yorktown is a naval base of the United States Navy in York County, Virginia. It was founded in 1918.\n\n## Yorktown, Virginia\n\nYorktown is a town in York County, Virginia. It is known for its siege.\n\n## Weather\n\nIt rained all week in the office town.";
+  let e = extract_text(
+    text,
+    "Kiskiack is a building that still stands at what York County, Virginia naval base?",
+    &Options::default(),
+    &Cancel::new(),
+  )
+  .unwrap();
+  // The third section whole: its second sentence scores a fifth of the pair's second
+  // half's best, and well above a fifth of the best outside the pair.
+  assert!(e.text.contains("It is known for its siege."), "{}", e.text);
+  assert!(!e.text.contains("rained"), "{}", e.text);
 }

@@ -235,7 +235,7 @@ impl Report {
     join_split_markers(&titled, &mut segments);
     let terms = Terms::of_task(task);
     let index = Index::build(&titled, &segments, &[&terms]);
-    let (score, _) = scores(&titled, &segments, &index, &terms);
+    let score = scores(&titled, &segments, &index, &terms).scores;
     let by_start: FxHashMap<usize, f32> = segments.iter().zip(score).map(|(s, v)| (s.start, v)).collect();
     self
       .segments

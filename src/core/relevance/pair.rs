@@ -17,6 +17,7 @@ use super::weights::{PAIR_CANDIDATES, PAIR_FLOOR, PAIR_K1, PAIR_LEAD, W_BACKLINK
 /// two things of one name, of which the task means one), and whether one names the
 /// other. The pair goes to the top; the other candidates keep their title and link
 /// evidence, but their text counts only the task terms the pair leaves uncovered.
+/// Returns the pair lifted, if one was.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn lift_pair<'a>(
   relevance: &mut [f32],
@@ -27,19 +28,19 @@ pub(super) fn lift_pair<'a>(
   titles: &[Vec<String>],
   named_by_task: &[bool],
   body: impl Fn(usize) -> Cow<'a, str>,
-) {
+) -> Option<[usize; 2]> {
   let mut order: Vec<usize> = (0..relevance.len()).filter(|&k| relevance[k] > 0.0).collect();
   order.sort_by(|&a, &b| relevance[b].total_cmp(&relevance[a]).then(a.cmp(&b)));
   order.truncate(PAIR_CANDIDATES);
   // Titled sections only (documents about one thing each, which can name one another),
   // and only when the best section is one: a thread's messages are no such pieces.
   if order.first().is_none_or(|&k| titles[k].is_empty()) {
-    return;
+    return None;
   }
   order.retain(|&k| !titles[k].is_empty());
   let n = order.len();
   if n < 2 {
-    return;
+    return None;
   }
   let best = relevance[order[0]];
   let nonempty = bags.len.iter().filter(|&&l| l > 0).count().max(1);
@@ -56,7 +57,7 @@ pub(super) fn lift_pair<'a>(
   let alone: Vec<f32> = order.iter().map(|&k| lex(k, &none)).collect();
   let scale = alone.iter().copied().fold(0.0, f32::max);
   if scale <= 0.0 {
-    return;
+    return None;
   }
   let titled: Vec<Vec<String>> = order.iter().map(|&k| titles[k].clone()).collect();
   // names[i][j]: candidate i's text names candidate j's title.
@@ -106,7 +107,7 @@ pub(super) fn lift_pair<'a>(
   // A pair is lifted only when both halves are relevant in their own right: a faint
   // second section is not made to look as relevant as the best.
   if relevance[order[a]].min(relevance[order[b]]) < PAIR_FLOOR * best {
-    return;
+    return None;
   }
   for x in [a, b] {
     for &(t, _) in &bags.terms[order[x]] {
@@ -122,4 +123,5 @@ pub(super) fn lift_pair<'a>(
   let top = best * (1.0 + PAIR_LEAD);
   relevance[order[a]] = top;
   relevance[order[b]] = top;
+  Some([order[a], order[b]])
 }
