@@ -19,8 +19,8 @@ pub(super) struct Scored {
   pub index: Index,
   pub scores: Vec<Vec<f32>>,
   pub evidence: Vec<Vec<f32>>,
-  /// Per task, the segments of the pair lifted to the top (`Relevance::lifted`).
-  pub lifted: Vec<Vec<bool>>,
+  /// Per task, the segments of the sections ranked first (`Relevance::top`).
+  pub top: Vec<Vec<bool>>,
 }
 
 /// One task's view of the scores of it and its siblings: its row in `scored`, and the
@@ -38,8 +38,8 @@ impl TaskScores {
   pub fn own(&self) -> &[f32] {
     &self.scored.scores[self.row]
   }
-  pub fn lifted(&self) -> &[bool] {
-    &self.scored.lifted[self.row]
+  pub fn top(&self) -> &[bool] {
+    &self.scored.top[self.row]
   }
 }
 
@@ -114,12 +114,12 @@ fn score_tasks(
     cancel.check()?;
     let mut scores = Vec::with_capacity(queries.len());
     let mut evidence = Vec::with_capacity(queries.len());
-    let mut lifted = Vec::with_capacity(queries.len());
+    let mut top = Vec::with_capacity(queries.len());
     for (q, b) in queries.iter().zip(&bonuses) {
       let r = scores_with(text, segments, &index, q, b, leads, queries.len() > 1);
       scores.push(r.scores);
       evidence.push(r.evidence);
-      lifted.push(r.lifted);
+      top.push(r.top);
     }
     cancel.check()?;
     // With siblings, each task's own vocabulary is learned from what it already owns
@@ -141,27 +141,28 @@ fn score_tasks(
       index,
       scores,
       evidence,
-      lifted,
+      top,
     });
   }
 }
 
-/// The score `min_relevance` is relative to: the best score outside the section (or
-/// message unit) that holds the best one, or outside the pair lifted to the top
-/// (`lifted`, when one was), or the best when there is no other. One section must not
-/// set the scale for all the others: a thread quotes the task's own statement, which
-/// matches the task like nothing else can, and against it every message that works on
-/// the task (the files it reads and edits) would look faint; so would the sections that
-/// add to the pair's answer beside the pair put first.
-pub(super) fn reference(scores: &[f32], group: &[usize], lifted: &[bool]) -> f32 {
-  let Some(top) = (0..scores.len()).max_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a))) else {
+/// The score `min_relevance` is relative to: the best score outside the sections ranked
+/// first (`top`: the pair lifted to the top, or the best section), or, where those are
+/// not given, outside the section (or message unit) of the best score in `group`; the
+/// best when there is no other. The first sections must not set the scale for all the
+/// others: a thread quotes the task's own statement, which matches the task like nothing
+/// else can, and against it every message that works on the task (the files it reads
+/// and edits) would look faint; so would the sections that add to the answer the pair
+/// put first gives.
+pub(super) fn reference(scores: &[f32], group: &[usize], top: &[bool]) -> f32 {
+  let Some(best) = (0..scores.len()).max_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a))) else {
     return 0.0;
   };
   let outside = |i: usize| {
-    if lifted.is_empty() {
-      group[i] != group[top]
+    if top.is_empty() {
+      group[i] != group[best]
     } else {
-      !lifted[i]
+      !top[i]
     }
   };
   let others = (0..scores.len())
@@ -171,6 +172,6 @@ pub(super) fn reference(scores: &[f32], group: &[usize], lifted: &[bool]) -> f32
   if others > 0.0 {
     others
   } else {
-    scores[top]
+    scores[best]
   }
 }

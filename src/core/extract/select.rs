@@ -58,8 +58,7 @@ pub(super) fn extract_doc(
   let mut counter = Counter::new(options.encoding);
   let (own, evidence) = (scores.own(), &scores.evidence);
   let siblings = evidence.len() > 1;
-  let threshold =
-    options.min_relevance.clamp(0.0, 1.0) * reference(own, &sections(segments).0, scores.lifted());
+  let threshold = options.min_relevance.clamp(0.0, 1.0) * reference(own, &sections(segments).0, scores.top());
   let mut sibling = sibling_claims(evidence);
   // Read only when needed: with siblings, or when the budget is tight.
   let calls = OnceCell::new();

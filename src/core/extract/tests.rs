@@ -243,7 +243,7 @@ fn the_reference_is_the_best_outside_the_best_group() {
   assert_eq!(reference(&[5.0, 4.0, 1.0, 2.0], &[0, 0, 1, 2], &[]), 2.0);
   assert_eq!(reference(&[5.0, 4.0], &[0, 0], &[]), 5.0);
   assert_eq!(reference(&[], &[], &[]), 0.0);
-  // Outside the pair lifted to the top, when one was.
+  // Outside the sections ranked first, where they are given.
   assert_eq!(
     reference(&[5.0, 4.0, 1.0, 2.0], &[0, 1, 2, 3], &[true, true, false, false]),
     2.0
@@ -1388,4 +1388,21 @@ fn the_pair_lifted_to_the_top_sets_no_scale_for_the_rest() {
   // half's best, and well above a fifth of the best outside the pair.
   assert!(e.text.contains("It is known for its siege."), "{}", e.text);
   assert!(!e.text.contains("rained"), "{}", e.text);
+}
+
+/// Paragraphs under one heading are ranked as sections are: the best of them sets no
+/// scale for the rest.
+#[test]
+fn under_one_heading_the_best_paragraph_sets_no_scale() {
+  let body = "The rate limiter leaks memory: the rate limiter map never forgets idle clients.\n\nA sweep could evict the clients after a minute.\n\nIt rained all week in the office town.";
+  let task = "fix the rate limiter memory leak for idle clients";
+  for text in [body.to_owned(), format!("# Notes\n\n{body}")] {
+    let e = extract_text(&text, task, &Options::default(), &Cancel::new()).unwrap();
+    assert!(
+      e.text.contains("evict the clients after a minute"),
+      "{text}\n---\n{}",
+      e.text
+    );
+    assert!(!e.text.contains("rained"), "{}", e.text);
+  }
 }

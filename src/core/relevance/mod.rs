@@ -73,9 +73,9 @@ pub struct Relevance {
   pub scores: Vec<f32>,
   /// Each segment's evidence for ownership.
   pub evidence: Vec<f32>,
-  /// Per segment, whether it lies in the pair lifted to the top (`pair`); empty when no
-  /// pair was lifted or tasks share the text.
-  pub lifted: Vec<bool>,
+  /// Per segment, whether it lies in the sections ranked first: the pair lifted to the
+  /// top (`pair`), or else the best section; empty when tasks share the text.
+  pub top: Vec<bool>,
 }
 
 /// `scores`, with the query's phrase bonus per segment already found (`phrase_bonuses`)
@@ -401,17 +401,28 @@ pub fn scores_with(
         + lead
     })
     .collect();
-  // With siblings the pair sets the scale as before: what scores faintly there is as
-  // likely a sibling's (the pair left out of the scale raised the threads' sibling share
-  // of the text from 1.54 % to 1.62 %).
-  let lifted = match pair {
-    Some(pair) if !whole_messages => section_of.iter().map(|k| pair.contains(k)).collect(),
-    _ => Vec::new(),
+  // The sections ranked first: the pair lifted to the top, or else the best section. With
+  // siblings none are given, and the caller's messages set the scale as before: what
+  // scores faintly there is as likely a sibling's (the pair left out of the scale raised
+  // the threads' sibling share of the text from 1.54 % to 1.62 %).
+  let first = pair.map_or_else(
+    || {
+      (0..sections)
+        .max_by(|&a, &b| relevance[a].total_cmp(&relevance[b]).then(b.cmp(&a)))
+        .into_iter()
+        .collect()
+    },
+    |pair| pair.to_vec(),
+  );
+  let top = if whole_messages {
+    Vec::new()
+  } else {
+    section_of.iter().map(|k| first.contains(k)).collect()
   };
   Relevance {
     scores,
     evidence,
-    lifted,
+    top,
   }
 }
 
