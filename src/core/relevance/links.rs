@@ -2,6 +2,7 @@
 
 use super::index::fold_ascii;
 use crate::core::segment::{field_title, is_title_line, tag_title};
+use crate::core::sentences::stands_before_name;
 use crate::core::terms::{is_stop_word, push_folded};
 
 /// A heading's title, case-folded: without `#` marks, or the bold marks and the colon or
@@ -257,15 +258,19 @@ fn written_title(t: &str) -> Result<Option<String>, ()> {
   }
   for separator in [" — ", " – ", ": "] {
     if let Some((name, _)) = t.split_once(separator) {
-      // A qualifier closes a title ("Louder Than Bombs (film): …"); a parenthesis or quote
-      // open before the colon is the name's gloss ("Ed Wood (Latin: …"), and a full stop
+      // A qualifier closes a title ("Louder Than Bombs (film): …"); a bracket or quote
+      // open before the colon is the name's gloss or a note ("Ed Wood (Latin: …", "Michael
+      // Tippett {'1': …"), and a full stop
       // other than an initial's ends a sentence: neither is a lead of its own.
       let bare = match name.rfind(" (") {
         Some(i) if name.ends_with(')') => &name[..i],
         _ => name,
       };
       let stops = bare.split(' ').any(|w| w.contains('.') && !is_initial(w));
-      if name.len() <= MAX_LEAD_BYTES && !stops && !bare.contains(['!', '?', ',', '(', ')', '"', ';']) {
+      if name.len() <= MAX_LEAD_BYTES
+        && !stops
+        && !bare.contains(['!', '?', ',', '(', ')', '[', ']', '{', '}', '"', ';'])
+      {
         return Ok(Some(title(name)));
       }
     }
@@ -352,6 +357,9 @@ fn opening_name(sentence: &str) -> Option<&str> {
   for word in t.split(' ') {
     let start = at;
     at += word.len() + 1;
+    // An em dash without spaces ends the name as punctuation does ("Abscam—sometimes
+    // written ABSCAM—was"); an en dash joins ("Michelson–Morley experiment").
+    let (word, dashed) = word.split_once('—').map_or((word, false), |(w, _)| (w, true));
     let trimmed = word.trim_end_matches([',', ';', ':', '.']);
     // A nickname in quotes stands inside the name (`Gregor "Gore" Verbinski`).
     let bare = match trimmed.strip_prefix('"').and_then(|b| b.strip_suffix('"')) {
@@ -367,8 +375,9 @@ fn opening_name(sentence: &str) -> Option<&str> {
     } else if !NAME_CONNECTORS.contains(&bare) {
       break;
     }
-    // Punctuation after a word ends the name, but for an initial's full stop (`J. Cole`).
-    if trimmed.len() != word.len() && !is_initial(word) {
+    // Punctuation after a word ends the name, but for the full stop of an initial (`J.
+    // Cole`) or of an abbreviation that stands before names (`Jack St. Clair Kilby`).
+    if dashed || (trimmed.len() != word.len() && !is_initial(word) && !stands_before_name(word)) {
       break;
     }
   }
@@ -590,24 +599,28 @@ fn nicknamed(name: &str) -> Option<String> {
   (last != *nick).then(|| format!("{} {last}", nick.trim_matches('"')))
 }
 
-/// A name without the word that follows names ("Thompson Creek Metals Company Inc.",
-/// "Edward Robert Martin Jr.", "Gary Barlow OBE", "Istad AS"): a company's form, a
-/// generation, or letters after a person's name, all in capitals.
+/// A name without the words that follow names ("Thompson Creek Metals Company Inc.",
+/// "Edward Robert Martin Jr.", "Gary Barlow OBE", "Istad AS", "Arlene Foster MLA PC"): a
+/// company's form, a generation, or letters after a person's name, all in capitals.
 fn without_suffix(name: &str) -> Option<String> {
-  let (rest, last) = name.rsplit_once(' ')?;
-  let last = last.trim_end_matches('.');
-  NAME_SUFFIXES
-    .contains(&last)
-    .then(|| rest.trim_end_matches(',').to_owned())
+  let mut rest = name;
+  while let Some((before, last)) = rest.rsplit_once(' ') {
+    if !NAME_SUFFIXES.contains(&last.trim_end_matches('.')) {
+      break;
+    }
+    rest = before.trim_end_matches(',');
+  }
+  (rest.len() < name.len()).then(|| rest.to_owned())
 }
 
 /// Words that follow a name and are no part of what text calls it, case-folded.
-const NAME_SUFFIXES: [&str; 21] = [
+const NAME_SUFFIXES: [&str; 26] = [
   "ag",
   "as",
   "cbe",
   "co",
   "corp",
+  "frs",
   "gmbh",
   "ii",
   "iii",
@@ -616,11 +629,15 @@ const NAME_SUFFIXES: [&str; 21] = [
   "iv",
   "jr",
   "kbe",
+  "kc",
   "limited",
   "llc",
   "ltd",
   "mbe",
+  "mla",
+  "mp",
   "obe",
+  "pc",
   "plc",
   "qc",
   "sr",
@@ -1135,6 +1152,15 @@ mod tests {
       "Juan Manuel Márquez Méndez (born 1973) is a boxer.",
       "juan manuel márquez",
     );
+    // An abbreviation before a name goes on the name; letters after it come off.
+    has(
+      "Jack St. Clair Kilby (1923 – 2005) was an American electrical engineer.",
+      "jack kilby",
+    );
+    has(
+      "Arlene Isabel Foster MLA PC (born 3 July 1970) is a Northern Irish politician.",
+      "arlene foster",
+    );
     // A name whose last word the lead writes in lower case is a thing's, not said short.
     let (names, _) = lead_titles("Waterloo Community Unit School District is a unified school district.");
     assert_eq!(names, ["waterloo community unit school district"]);
@@ -1153,5 +1179,22 @@ mod tests {
       Some("c. s. lewis")
     );
     assert_eq!(written_title("It works. Next: the rest of it."), Ok(None));
+    // A bracket open before the colon holds a note, not the end of a title.
+    let (names, _) = lead_titles("Sir Michael Kemp Tippett {'1': \", '2': \"} (1905 – 1998) was a composer.");
+    assert_eq!(names[0], "sir michael kemp tippett");
+    assert!(names.iter().any(|n| n == "michael tippett"), "{names:?}");
+  }
+
+  /// An em dash without spaces ends a name as other punctuation does; an en dash joins.
+  #[test]
+  fn an_em_dash_ends_a_name() {
+    assert_eq!(
+      names("Abscam—sometimes written ABSCAM—was an FBI sting operation."),
+      ["abscam"]
+    );
+    assert_eq!(
+      lead_title("Michelson–Morley Experiment was an attempt to detect the aether.").as_deref(),
+      Some("michelson–morley experiment")
+    );
   }
 }

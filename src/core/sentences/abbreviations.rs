@@ -36,6 +36,16 @@ pub(super) fn continues_after(before: &str, next: &str) -> bool {
   false
 }
 
+/// Whether `word` (with its full stop) is an abbreviation that stands before a name
+/// (`St.` of `Jack St. Clair Kilby`, `Dr.`, `Mt.`).
+pub(crate) fn stands_before_name(word: &str) -> bool {
+  word.strip_suffix('.').is_some_and(|w| {
+    BEFORE_NAMES
+      .binary_search(&w.to_ascii_lowercase().as_str())
+      .is_ok()
+  })
+}
+
 /// The word before the full stop that ends `sentence` (trailing spaces and a closing
 /// quote aside: the initials of a nickname, `"T. J."`): letters and inner full stops
 /// (`U.S`, `e.g`), `None` when it ends otherwise.

@@ -7,6 +7,7 @@ mod abbreviations;
 mod uax29;
 
 use abbreviations::continues_after;
+pub(crate) use abbreviations::stands_before_name;
 
 /// Calls `f(start, end)` for each sentence of `text`: UAX #29's sentences, a bound after
 /// an abbreviation taken back.
