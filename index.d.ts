@@ -124,8 +124,36 @@ export interface OpenAIAgentsRunItem {
   rawItem: unknown
 }
 
+/**
+ * Google Gemini `Content` (`@google/genai`, Google ADK): `role` `user` or `model` (the
+ * assistant; left out, the user), `parts` with `text` (a thought summary when `thought` is
+ * true: counted, never passed on), `functionCall` and `functionResponse` (tied by `id`, or by
+ * name in order when there is none; a response that only holds `output`, `result` or `error`
+ * is read as that), `executableCode` and `codeExecutionResult`, `toolCall` and `toolResponse`,
+ * `audioTranscription`; inline data and files carry no text.
+ */
+export interface GeminiContent {
+  role?: 'user' | 'model' | (string & {})
+  parts?: ReadonlyArray<GeminiPart>
+}
+
+/** One part of a Gemini `Content`: one of its fields is set. */
+export interface GeminiPart {
+  text?: string
+  thought?: boolean
+  functionCall?: { id?: string; name?: string; args?: Record<string, unknown> }
+  functionResponse?: { id?: string; name?: string; response?: Record<string, unknown> }
+  executableCode?: { id?: string; code?: string; language?: string }
+  codeExecutionResult?: { id?: string; outcome?: string; output?: string }
+  toolCall?: { id?: string; toolType?: string; args?: Record<string, unknown> }
+  toolResponse?: { id?: string; toolType?: string; response?: Record<string, unknown> }
+  audioTranscription?: { text?: string }
+  inlineData?: unknown
+  fileData?: unknown
+}
+
 /** A message in any of the formats above; the format is detected per message. */
-export type Message = OpenAIMessage | AnthropicMessage | AiSdkMessage | AiSdkUIMessage | OpenAIResponsesItem | OpenAIAgentsRunItem
+export type Message = OpenAIMessage | AnthropicMessage | AiSdkMessage | AiSdkUIMessage | OpenAIResponsesItem | OpenAIAgentsRunItem | GeminiContent
 
 export interface ExtractOptions {
   /** A cap on the extracted tokens (exact, in `encoding`), never a target. No cap by default. */

@@ -1,5 +1,5 @@
 // Black-box checks of the formats that are not chat messages with `content`: OpenAI
-// Responses API items, OpenAI Agents JS items, AI SDK UI messages. Each thread holds two
+// Responses API items, OpenAI Agents JS items, AI SDK UI messages, Gemini `Content`. Each thread holds two
 // tasks' work (this task: parseDate; the sibling: the invoice report) and a reasoning note.
 import { describe, expect, it } from 'vitest'
 
@@ -47,7 +47,18 @@ const ui = (): Message[] => [
   { id: 'a3', role: 'assistant', parts: [{ type: 'text', text: ANSWER }, { type: 'source-url', sourceId: 's1', url: 'https://example.com/tz', title: 'Timezones' }] },
 ]
 
-const FORMATS = { 'Responses API items': responses, 'OpenAI Agents items': agents, 'AI SDK UI messages': ui }
+// Gemini: the own call carries an id (as the API gives one now), the sibling's does not
+// (tied to its response by name and order).
+const gemini = (): Message[] => [
+  { role: 'user', parts: [{ text: `Two jobs. First: ${TASK}. Second: ${SIBLING}.` }] },
+  { role: 'model', parts: [{ text: REASONING, thought: true }, { functionCall: { id: 'call_date', name: 'read_file', args: { path: 'src/date.ts' } } }] },
+  { role: 'user', parts: [{ functionResponse: { id: 'call_date', name: 'read_file', response: { output: OWN_OUTPUT } } }] },
+  { role: 'model', parts: [{ functionCall: { name: 'query_billing', args: { table: 'invoices', report: 'monthly invoice report' } } }] },
+  { role: 'user', parts: [{ functionResponse: { name: 'query_billing', response: { result: SIBLING_OUTPUT } } }] },
+  { role: 'model', parts: [{ text: ANSWER }] },
+]
+
+const FORMATS = { 'Responses API items': responses, 'OpenAI Agents items': agents, 'AI SDK UI messages': ui, 'Gemini Content': gemini }
 
 /**
  * Every text an item carries (deep), with a copy of the item where that text is emptied.
@@ -59,7 +70,7 @@ function texts(root: unknown): { text: string; emptied: () => unknown }[] {
   const walk = (value: unknown, path: (string | number)[]) => {
     if (typeof value === 'string') {
       const key = path[path.length - 1]
-      if (value === '' || NOT_TEXT.has(String(key)) || path.includes('input')) return
+      if (value === '' || NOT_TEXT.has(String(key)) || path.includes('input') || path.includes('args')) return
       out.push({
         text: value,
         emptied: () => {
@@ -108,8 +119,9 @@ describe.each(Object.entries(FORMATS))('%s', (_, thread) => {
     // The caller's own objects; one that held reasoning is a copy without it.
     for (const m of kept) {
       if (items.includes(m)) continue
-      const original = items.find((o) => (o as { id?: string }).id === (m as { id?: string }).id)
-      expect(JSON.stringify(original)).toContain(REASONING)
+      const id = (o: Message) => (o as { id?: string }).id
+      const original = items.find((o) => id(o) === id(m) && JSON.stringify(o).includes(REASONING))
+      expect(original).toBeDefined()
       expect(JSON.stringify(m)).not.toContain(REASONING)
     }
     expect(kept.filter((m) => items.includes(m)).length).toBeGreaterThan(0)
@@ -154,6 +166,51 @@ describe.each(Object.entries(FORMATS))('%s', (_, thread) => {
     extractRelevantContext(items, TASK, { siblingTasks: [SIBLING], keepRecent: 3 })
     createIsolatedContext({ task: TASK, siblingTasks: [SIBLING] }, items)
     expect(items).toEqual(before)
+  })
+})
+
+describe('Gemini Content', () => {
+  const TASK_CACHE = 'Fix the memory leak in src/cache.ts'
+  const read = (path: string) => ({ role: 'model', parts: [{ functionCall: { name: 'read_file', args: { path } } }] })
+  const output = (text: string) => ({ role: 'user', parts: [{ functionResponse: { name: 'read_file', response: { output: text } } }] })
+  const CACHE_OUTPUT = 'the cache map never evicts entries, so it grows without bound'
+
+  it('calls without ids are tied to their responses by name, in order', () => {
+    const thread: Message[] = [read('src/util.ts'), output('export const pad = (s) => s.padStart(2)'), read('src/cache.ts'), output(CACHE_OUTPUT)]
+    const budget = countMessageTokens(thread.slice(2)) + 2
+    const kept = extractRelevantContext(thread, TASK_CACHE, { maxTokens: budget }).relevantMessages ?? []
+    expect(kept).toEqual(thread.slice(2))
+  })
+
+  it('code execution is a call and its result; a response of several fields is read as JSON', () => {
+    const thread: Message[] = [
+      { role: 'model', parts: [{ executableCode: { code: 'print(cache_size())', language: 'PYTHON' } }, { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '48211 entries in the cache' } }] },
+      { role: 'user', parts: [{ functionResponse: { name: 'stats', response: { evictions: 0, note: 'no cache evictions' } } }] },
+    ]
+    const text = extractRelevantContext(thread, 'How many entries are in the cache, and are any evicted?').relevantContext
+    expect(text).toContain('print(cache_size())')
+    expect(text).toContain('48211 entries in the cache')
+    expect(text).toContain('{"evictions":0,"note":"no cache evictions"}')
+  })
+
+  it('a Content without a role is the user’s, and `model` is the assistant', () => {
+    expect(countMessageTokens([{ parts: [{ text: 'hello there' }] }])).toBe(countMessageTokens([{ role: 'user', content: 'hello there' }]))
+    const result = filterSubagentResult([{ role: 'user', parts: [{ text: TASK }] }, { role: 'model', parts: [{ text: ANSWER }] }], TASK)
+    expect(result.content).toContain('parseDate drops the timezone offset')
+  })
+
+  it('a copy of a kept message leaves thoughts out and sanitizes responses, deep', () => {
+    const thread: Message[] = [
+      { role: 'model', parts: [{ text: 'thinking about the cache', thought: true }, { functionCall: { id: 'c1', name: 'read_file', args: { path: 'src/cache.ts' } } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'read_file', response: { output: `${CACHE_OUTPUT}\n[INTERNAL] admin token abc123` } } }] },
+    ]
+    const before = structuredClone(thread)
+    const kept = extractRelevantContext(thread, TASK_CACHE).relevantMessages ?? []
+    expect(kept).toHaveLength(2)
+    expect(JSON.stringify(kept)).toContain('never evicts')
+    expect(JSON.stringify(kept)).not.toContain('thinking about the cache')
+    expect(JSON.stringify(kept)).not.toContain('abc123')
+    expect(thread).toEqual(before)
   })
 })
 

@@ -3,6 +3,7 @@
 import type { AIMessage as LangChainAIMessage, BaseMessage } from '@langchain/core/messages'
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages'
 import { Agent, RunMessageOutputItem, RunReasoningItem, RunToolCallItem, RunToolCallOutputItem, type AgentInputItem, type RunItem } from '@openai/agents'
+import type { Content } from '@google/genai'
 import type { ModelMessage, UIMessage } from 'ai'
 import type { ResponseInputItem } from 'openai/resources/responses/responses'
 import { describe, expect, it } from 'vitest'
@@ -58,6 +59,21 @@ describe('framework types, assigned without casts', () => {
     expect(countMessageTokens(messages)).toBeGreaterThan(countTokens(OUTPUT))
     const outcome = await spawnSubagent({ task: TASK }, { run: async () => messages })
     expect(outcome.content).toContain('parseDate drops the offset.')
+  })
+
+  it('Google Gemini Content[] (@google/genai)', () => {
+    const contents: Content[] = [
+      { role: 'user', parts: [{ text: TASK }] },
+      { role: 'model', parts: [{ text: 'Look at the file first.', thought: true }, { functionCall: { id: 'c1', name: 'read_file', args: { path: 'src/date.ts' } } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'read_file', response: { output: OUTPUT } } }] },
+      { role: 'model', parts: [{ text: 'parseDate drops the offset.' }] },
+    ]
+    expect(countMessageTokens(contents)).toBeGreaterThan(countTokens(OUTPUT))
+    const r = extractRelevantContext(contents, TASK)
+    const kept: Content[] | undefined = r.relevantMessages
+    expect(kept?.some((m) => JSON.stringify(m).includes('drops the offset'))).toBe(true)
+    expect(r.relevantContext).not.toContain('Look at the file first.')
+    expect(filterSubagentResult(contents, TASK).content).toContain('parseDate drops the offset.')
   })
 
   it('OpenAI Responses API ResponseInputItem[]', () => {

@@ -15,8 +15,33 @@ function cleaned(text: string): string | undefined {
   return s.removed > 0 ? s.text : undefined
 }
 
+/** A value with its strings sanitized, deep: the same value when nothing changed. */
+function cleanValue(value: unknown): unknown {
+  if (typeof value === 'string') return cleaned(value) ?? value
+  if (Array.isArray(value)) {
+    const out = value.map(cleanValue)
+    return out.every((v, i) => v === value[i]) ? value : out
+  }
+  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
+    const entries = Object.entries(value)
+    const out = entries.map(([k, v]) => [k, cleanValue(v)] as const)
+    return out.every(([, v], i) => v === entries[i]![1]) ? value : Object.fromEntries(out)
+  }
+  return value
+}
+
+/** Gemini parts whose value is a tool's output. */
+const GEMINI_OUTPUTS = ['functionResponse', 'toolResponse', 'codeExecutionResult'] as const
+
 function cleanPart(part: Part): Part | null {
-  if (THINKING.has(part.type as string)) return null
+  // Gemini marks a thought summary with `thought: true`.
+  if (THINKING.has(part.type as string) || part.thought === true) return null
+  for (const key of GEMINI_OUTPUTS) {
+    if (part[key] !== undefined) {
+      const value = cleanValue(part[key])
+      return value === part[key] ? part : { ...part, [key]: value }
+    }
+  }
   if (typeof part.text === 'string') {
     const text = cleaned(part.text)
     return text === undefined ? part : { ...part, text }
@@ -45,7 +70,8 @@ const REASONING_ITEMS = new Set(['reasoning', 'reasoning_item'])
 
 /**
  * `message`, or a copy without its marked content and thinking blocks (in `content` or, for
- * AI SDK UI messages, `parts`; a Responses or Agents tool output's `output` text);
+ * AI SDK UI messages and Gemini `Content`, `parts`; a Responses or Agents tool output's
+ * `output` text);
  * `undefined` for an item that is nothing but reasoning.
  */
 export function cleanMessage<M extends Message>(message: M): M | undefined {

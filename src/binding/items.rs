@@ -212,12 +212,8 @@ impl<'env> Reader<'_, 'env> {
   pub(super) fn ui_part(&mut self, value: &Unknown<'env>, path: Path, out: &mut Vec<Part>) -> Checked<()> {
     let p = self.object(value, path, "a message part object")?;
     let Some(kind) = self.string(&p, Key::Type, path)? else {
-      // An untyped part with text (Gemini's `{ text }`) is text; anything else has none.
-      out.push(match self.string(&p, Key::Text, path)? {
-        Some(t) => Part::Text(t),
-        None => Part::Other,
-      });
-      return Ok(());
+      // An untyped part is Gemini's.
+      return self.gemini_part(&p, path, out);
     };
     match kind.as_str() {
       "text" => out.push(Part::Text(self.required_string(&p, Key::Text, path)?)),

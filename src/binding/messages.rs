@@ -4,8 +4,8 @@
 //! `thinking` blocks), Vercel AI SDK model messages (`tool-call`, `tool-result`,
 //! `reasoning`, tool approval parts) and UI messages (`parts`: text, reasoning,
 //! `tool-*` and `dynamic-tool` by state, sources), OpenAI Responses API items and
-//! OpenAI Agents JS items and run items (see `items.rs`). The format is detected per
-//! message and per part.
+//! OpenAI Agents JS items and run items (see `items.rs`), Google Gemini `Content` (see
+//! `gemini.rs`). The format is detected per message and per part.
 //!
 //! Only the fields that carry meaning are read, so a cycle elsewhere in a message is
 //! harmless; free-form values (tool inputs, structured tool outputs) are serialized
@@ -16,6 +16,7 @@ use napi::bindgen_prelude::*;
 use napi::JsString;
 
 use super::args::{describe, Call, Checked, Refusal};
+use super::gemini::Ordinals;
 use crate::core::message::{Message, Part};
 
 /// Reads `value` (the parameter `param` of `call`) as an array of messages.
@@ -34,6 +35,7 @@ pub fn read_messages(env: &Env, call: Call, param: &str, value: &Unknown) -> Che
     call,
     keys,
     stringify: None,
+    ordinals: Ordinals::default(),
   };
   let mut messages = Vec::with_capacity(len as usize);
   for i in 0..len {
@@ -101,10 +103,20 @@ pub(super) enum Key {
   Stdout,
   Stderr,
   Logs,
+  Thought,
+  FunctionCallCamel,
+  FunctionResponse,
+  Response,
+  ExecutableCode,
+  CodeExecutionResult,
+  ToolCallCamel,
+  ToolResponse,
+  ToolType,
+  AudioTranscription,
 }
 
 impl Key {
-  const NAMES: [&'static str; 53] = [
+  const NAMES: [&'static str; 63] = [
     "role",
     "content",
     "name",
@@ -158,6 +170,16 @@ impl Key {
     "stdout",
     "stderr",
     "logs",
+    "thought",
+    "functionCall",
+    "functionResponse",
+    "response",
+    "executableCode",
+    "codeExecutionResult",
+    "toolCall",
+    "toolResponse",
+    "toolType",
+    "audioTranscription",
   ];
 
   pub(super) fn name(self) -> &'static str {
@@ -170,6 +192,8 @@ pub(super) struct Reader<'a, 'env> {
   call: Call,
   keys: Vec<JsString<'env>>,
   stringify: Option<Function<'env, Unknown<'env>, Unknown<'env>>>,
+  /// Gemini calls and responses without an id, counted to pair them (`gemini.rs`).
+  pub(super) ordinals: Ordinals,
 }
 
 /// A lazily built path like `messages[3].content[0]`, for error messages only.
@@ -232,18 +256,25 @@ impl<'env> Reader<'_, 'env> {
     if raw.get_type()? == ValueType::Object && !raw.is_array()? {
       return self.message(&raw, &|| format!("{}.rawItem", path()));
     }
-    let Some(role) = self.string(&m, Key::Role, path)? else {
+    let ui = self.get(&m, Key::Parts)?;
+    let has_parts = ui.get_type()? == ValueType::Object && ui.is_array()?;
+    let role = match self.string(&m, Key::Role, path)? {
+      // Gemini's `model` is the assistant.
+      Some(role) if role == "model" => "assistant".to_owned(),
+      Some(role) => role,
       // Responses API and Agents items without a role: calls, outputs, reasoning.
-      if let Some(kind) = self.string(&m, Key::Type, path)? {
-        return self.item(&m, &kind, path);
-      }
-      return Err(self.refuse(path, ".role", "a string", &self.get(&m, Key::Role)?));
+      None => match self.string(&m, Key::Type, path)? {
+        Some(kind) => return self.item(&m, &kind, path),
+        // A Gemini `Content` may leave its role out: the API reads it as the user's.
+        None if has_parts => "user".to_owned(),
+        None => return Err(self.refuse(path, ".role", "a string", &self.get(&m, Key::Role)?)),
+      },
     };
     let name = self.string(&m, Key::Name, path)?;
     let mut parts = Vec::new();
-    // AI SDK UI messages carry `parts` (v4 also a `content` string that repeats them).
-    let ui = self.get(&m, Key::Parts)?;
-    if ui.get_type()? == ValueType::Object && ui.is_array()? {
+    // AI SDK UI messages and Gemini `Content` carry `parts` (AI SDK v4 also a `content`
+    // string that repeats them).
+    if has_parts {
       let array = unsafe { ui.cast::<Object>() }?;
       for j in 0..array.get_array_length()? {
         let item: Unknown = array.get_element(j)?;

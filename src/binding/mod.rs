@@ -13,6 +13,7 @@
 mod args;
 mod extract;
 mod filter;
+mod gemini;
 mod isolate;
 mod items;
 mod messages;
