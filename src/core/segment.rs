@@ -225,14 +225,24 @@ fn segment_with(
         j += 1;
       }
       let end = lines[j - 1].1;
-      if granularity == Granularity::Sentence && j == i + 1 {
-        // An item of one line and several sentences is cut as a paragraph is: its first
-        // sentence (with the bullet and any lead) is the item, the rest its text. An item
-        // over several lines (a plan's step with its details) stays whole.
+      // An item over several lines whose continuation lines are one sentence at most (a
+      // plan's step with its details) stays whole; one continued by a line of prose (a
+      // record's text under its title) is not.
+      let prose = j == i + 1
+        || lines[i + 1..j].iter().any(|&(a, b)| {
+          let mut sentences = 0;
+          for_each_sentence(&text[a..b], |_, _| sentences += 1);
+          sentences > 1
+        });
+      if granularity == Granularity::Sentence && prose {
+        // An item of several sentences is cut as a paragraph is: its first sentence (with
+        // the bullet and any lead) is the item, the rest its text. Its line breaks are
+        // read as spaces (the same bytes long): a sentence wrapped over lines is one.
         // The mark is no sentence of its own (`9.` would be one).
         let body = ls + item_mark(&text[ls..end]);
+        let unwrapped = text[body..end].replace(['\n', '\r'], " ");
         let mut first = true;
-        for_each_sentence(&text[body..end], |from, to| {
+        for_each_sentence(&unwrapped, |from, to| {
           let (kind, from) = if first {
             (Kind::Item, ls)
           } else {
@@ -462,6 +472,20 @@ mod tests {
     assert_eq!(
       cut("9. Ed Wood: He was a filmmaker. He acted.", Granularity::Sentence)[0],
       ("9. Ed Wood: He was a filmmaker.", Kind::Item, 0, None)
+    );
+    // So is an item over several lines: a record, its line breaks read as spaces.
+    let record = "- title: Dacrydium\n  text: Dacrydium is a genus of conifers. Sixteen species are known.";
+    assert_eq!(
+      cut(record, Granularity::Sentence),
+      [
+        (
+          "- title: Dacrydium\n  text: Dacrydium is a genus of conifers.",
+          Kind::Item,
+          0,
+          None
+        ),
+        ("Sixteen species are known.", Kind::Text, 0, None),
+      ]
     );
     let paragraphs = cut(text, Granularity::Paragraph);
     assert_eq!(

@@ -482,6 +482,11 @@ const MAX_NICKNAME_WORDS: usize = 3;
 
 /// `lead_titles` of a lead whose nicknames are joined.
 fn lead_names_of(t: &str) -> (Vec<String>, usize) {
+  // A record's title field on a line of its own (`- title: Ed Wood` over `  text: …`) is
+  // its title as written, whatever its case.
+  if let Some(field) = t.split_once('\n').and_then(|(first, _)| field_title(first)) {
+    return (vec![title(field)], 1);
+  }
   // A name opens with a capital, a digit, a quote or bold marks: a line of code or a
   // lower-case note names nothing, and is not read further.
   if !t
@@ -1179,6 +1184,11 @@ mod tests {
       Some("c. s. lewis")
     );
     assert_eq!(written_title("It works. Next: the rest of it."), Ok(None));
+    // A record's title field, on a line of its own.
+    assert_eq!(
+      lead_title("- title: Ed Wood\n  text: Edward Davis Wood Jr. was a filmmaker.").as_deref(),
+      Some("ed wood")
+    );
     // A bracket open before the colon holds a note, not the end of a title.
     let (names, _) = lead_titles("Sir Michael Kemp Tippett {'1': \", '2': \"} (1905 – 1998) was a composer.");
     assert_eq!(names[0], "sir michael kemp tippett");
