@@ -211,7 +211,8 @@ fn segment_with(
       i += 1;
       continue;
     }
-    if is_list_item(stripped) {
+    // A table row is a record as a list item is: a unit of its own.
+    if is_list_item(stripped) || is_table_row(stripped) {
       flush(out, &mut para, &mut next_block, heading);
       // The item and its indented continuation lines.
       let mut j = i + 1;
@@ -241,19 +242,24 @@ fn segment_with(
         // The mark is no sentence of its own (`9.` would be one).
         let body = ls + item_mark(&text[ls..end]);
         let unwrapped = text[body..end].replace(['\n', '\r'], " ");
-        let mut first = true;
-        for_each_sentence(&unwrapped, |from, to| {
-          let (kind, from) = if first {
+        let mut pieces: Vec<(usize, usize)> = Vec::new();
+        for_each_sentence(&unwrapped, |from, to| match pieces.last_mut() {
+          // A piece without a letter or digit (a table row's closing `|`) ends the
+          // sentence before it.
+          Some(last) if !unwrapped[from..to].contains(char::is_alphanumeric) => last.1 = to,
+          _ => pieces.push((from, to)),
+        });
+        if pieces.is_empty() {
+          // A mark with nothing after it.
+          push(out, ls, end, Kind::Item, next_block, heading);
+        }
+        for (k, &(from, to)) in pieces.iter().enumerate() {
+          let (kind, from) = if k == 0 {
             (Kind::Item, ls)
           } else {
             (Kind::Text, body + from)
           };
-          first = false;
           push(out, from, body + to, kind, next_block, heading);
-        });
-        if first {
-          // A mark with nothing after it.
-          push(out, ls, end, Kind::Item, next_block, heading);
         }
       } else {
         push(out, ls, end, Kind::Item, next_block, heading);
@@ -401,7 +407,8 @@ fn is_heading(line: &str) -> bool {
   (1..=6).contains(&hashes) && line[hashes..].starts_with([' ', '\t']) && !line[hashes..].trim().is_empty()
 }
 
-/// The length of a list item's mark and the spaces after it (`- `, `12. `).
+/// The length of a list item's mark and the spaces after it (`- `, `12. `, a table row's
+/// `| `).
 fn item_mark(item: &str) -> usize {
   let t = item.trim_start_matches(' ');
   let digits = t.bytes().take_while(u8::is_ascii_digit).count();
@@ -416,6 +423,11 @@ fn is_list_item(line: &str) -> bool {
   }
   let digits = line.bytes().take_while(u8::is_ascii_digit).count();
   (1..=9).contains(&digits) && (line[digits..].starts_with(". ") || line[digits..].starts_with(") "))
+}
+
+/// A markdown table's row: `| a | b |`, its delimiter row `|---|---|` too.
+fn is_table_row(line: &str) -> bool {
+  line.strip_prefix('|').is_some_and(|rest| rest.contains('|'))
 }
 
 /// `start..end` without surrounding whitespace.
@@ -485,6 +497,18 @@ mod tests {
           None
         ),
         ("Sixteen species are known.", Kind::Text, 0, None),
+      ]
+    );
+    // A table's row is a unit as an item is, cut into sentences as one.
+    let table = "| title | text |\n|---|---|\n| Ed Wood | He was a filmmaker. He acted. |\n| Tim Burton | He directed it. |";
+    assert_eq!(
+      cut(table, Granularity::Sentence),
+      [
+        ("| title | text |", Kind::Item, 0, None),
+        ("|---|---|", Kind::Item, 1, None),
+        ("| Ed Wood | He was a filmmaker.", Kind::Item, 2, None),
+        ("He acted. |", Kind::Text, 2, None),
+        ("| Tim Burton | He directed it. |", Kind::Item, 3, None),
       ]
     );
     let paragraphs = cut(text, Granularity::Paragraph);

@@ -217,8 +217,8 @@ fn string_values(json: &str) -> impl Iterator<Item = String> + '_ {
   })
 }
 
-/// A lead without its item's mark: a bullet, a number (`1.`, `2)`), or a search
-/// result's index (`[2]`, `(2)`).
+/// A lead without its item's mark: a bullet, a number (`1.`, `2)`), a search result's
+/// index (`[2]`, `(2)`), or a table row's opening `|`.
 fn without_mark(lead: &str) -> &str {
   let t = lead.trim_start();
   for (open, close) in [('[', ']'), ('(', ')')] {
@@ -236,13 +236,14 @@ fn without_mark(lead: &str) -> &str {
   match t[digits..].strip_prefix(['.', ')']) {
     Some(rest) if digits > 0 && rest.starts_with(' ') => rest.trim_start(),
     _ => t
-      .strip_prefix(['-', '*', '+'])
+      .strip_prefix(['-', '*', '+', '|'])
       .map_or(t, |rest| rest.trim_start()),
   }
 }
 
 /// A title a lead writes as one: bold (`**Ed Wood**: …`), a line of its own (`Ed Wood`
-/// over the text), or short before a dash or colon (`Ed Wood — …`). `Err` for a bold mark
+/// over the text), or short before a dash, a colon or a table's next cell (`Ed Wood — …`,
+/// `| Ed Wood | …`). `Err` for a bold mark
 /// never closed.
 fn written_title(t: &str) -> Result<Option<String>, ()> {
   for mark in ["**", "__"] {
@@ -256,7 +257,7 @@ fn written_title(t: &str) -> Result<Option<String>, ()> {
   if is_title_line(t) {
     return Ok(Some(title(t)));
   }
-  for separator in [" — ", " – ", ": "] {
+  for separator in [" — ", " – ", ": ", " | "] {
     if let Some((name, _)) = t.split_once(separator) {
       // A qualifier closes a title ("Louder Than Bombs (film): …"); a bracket or quote
       // open before the colon is the name's gloss or a note ("Ed Wood (Latin: …", "Michael
@@ -1184,6 +1185,11 @@ mod tests {
       Some("c. s. lewis")
     );
     assert_eq!(written_title("It works. Next: the rest of it."), Ok(None));
+    // A table row's first cell.
+    assert_eq!(
+      lead_title("| Ed Wood | Edward Davis Wood Jr. was a filmmaker.").as_deref(),
+      Some("ed wood")
+    );
     // A record's title field, on a line of its own.
     assert_eq!(
       lead_title("- title: Ed Wood\n  text: Edward Davis Wood Jr. was a filmmaker.").as_deref(),
