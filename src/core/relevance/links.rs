@@ -1,13 +1,17 @@
 //! Titles, and where text names them: the links between sections.
 
 use super::index::fold_ascii;
-use crate::core::segment::{field_title, is_title_line, tag_title};
+use crate::core::segment::{field_title, is_title_line, json_title, tag_title};
 use crate::core::sentences::stands_before_name;
 use crate::core::terms::{is_stop_word, push_folded};
 
 /// A heading's title, case-folded: without `#` marks, or the bold marks and the colon or
 /// full stop of a bold lead (see `title`).
 pub(super) fn heading_title(heading: &str) -> String {
+  // A JSON record's heading: the value of its title member.
+  if let Some(named) = json_title(heading) {
+    return title(named);
+  }
   let end = [':', '.'];
   // A setext heading's underline is no part of its title.
   let heading = heading.lines().next().unwrap_or(heading);

@@ -1,12 +1,17 @@
 //! Cutting text into the units extraction keeps or drops, respecting its structure:
-//! markdown headings, paragraphs, list items and fenced code blocks (never cut
-//! inside here; only extraction cuts a block that alone exceeds its budget: `cut`),
-//! then sentences by Unicode rules (UAX #29) at the finest granularity.
+//! markdown headings, paragraphs, list items, table rows and fenced code blocks (never
+//! cut inside here; only extraction cuts a block that alone exceeds its budget: `cut`),
+//! or a JSON text's records (`json`), then sentences by Unicode rules (UAX #29) at the
+//! finest granularity.
 //!
 //! A segment is a byte range of the source text, so whatever is kept is the source's
 //! own text, byte for byte.
 
+mod json;
+
 use rustc_hash::FxHashMap;
+
+pub use json::json_title;
 
 use crate::core::sentences::for_each_sentence;
 
@@ -112,6 +117,17 @@ fn segment_with(
   if granularity == Granularity::Message {
     push(out, 0, text.len(), Kind::Text, next_block, None);
     return next_block + 1;
+  }
+  if let Some(pieces) = json::records(text, granularity) {
+    // Where each piece landed in `out` (none when it was only whitespace).
+    let mut landed: Vec<Option<usize>> = Vec::with_capacity(pieces.len());
+    for p in &pieces {
+      let at = out.len();
+      let heading = p.heading.and_then(|h| landed[h]);
+      push(out, p.start, p.end, p.kind, next_block + p.block, heading);
+      landed.push((out.len() > at).then_some(at));
+    }
+    return next_block + pieces.iter().map(|p| p.block + 1).max().unwrap_or(0);
   }
   let lines = line_spans(text);
   let mut i = 0;

@@ -1,0 +1,316 @@
+//! A JSON text (or JSON Lines) read as records, as tools return them
+//! (`JSON.stringify(results)`): in a list of them, each object whose first string member
+//! has a title-like name (`title`, `name`, `path`…: `TITLE_ATTRIBUTES`) opens a section,
+//! headed by the text up to that value; every other string value is a block of its own,
+//! cut into sentences. The keys and punctuation between two pieces go with the later one, so a
+//! kept run of pieces is the source's own contiguous text.
+
+use super::{Granularity, Kind, TITLE_ATTRIBUTES};
+use crate::core::sentences::for_each_sentence;
+
+/// A piece of the JSON text: a byte range, its kind, its block (counted from 0) and the
+/// piece that heads its section.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Piece {
+  pub start: usize,
+  pub end: usize,
+  pub kind: Kind,
+  pub block: usize,
+  pub heading: Option<usize>,
+}
+
+/// Objects and arrays nested deeper than this are no records a model is shown; the text
+/// is then read as text (and the scanner's recursion stays bounded).
+const MAX_DEPTH: usize = 64;
+
+/// The pieces of `text` when it is JSON (values one after another, as JSON Lines are)
+/// holding a list of titled records (`MIN_RECORDS`); `None` otherwise.
+pub(super) fn records(text: &str, granularity: Granularity) -> Option<Vec<Piece>> {
+  let first = text.trim_start().as_bytes().first()?;
+  if !matches!(first, b'{' | b'[') {
+    return None;
+  }
+  let mut scan = Scan {
+    text,
+    at: 0,
+    depth: 0,
+    cursor: 0,
+    blocks: 0,
+    heading: None,
+    sentences: granularity == Granularity::Sentence,
+    pieces: Vec::new(),
+  };
+  scan.space();
+  while scan.at < text.len() {
+    scan.value()?;
+    scan.space();
+  }
+  let last = scan.pieces.last_mut()?;
+  last.end = text.len();
+  // One titled record is no list of them: it is titled by what holds it (the call that
+  // brought it back, the document's heading), and read as the text it is.
+  let records = scan.pieces.iter().filter(|p| p.kind == Kind::Heading).count();
+  (records >= MIN_RECORDS).then_some(scan.pieces)
+}
+
+/// Titled records open sections of their own only where there are this many: a list.
+const MIN_RECORDS: usize = 2;
+
+/// The value of a title-like member in a JSON heading piece (`{"title":"Ed Wood"`).
+pub fn json_title(heading: &str) -> Option<&str> {
+  let mut rest = heading;
+  while let Some(open) = rest.find('"') {
+    let after = &rest[open + 1..];
+    let close = after.find('"')?;
+    let key = &after[..close];
+    let tail = after[close + 1..].trim_start();
+    if let Some(value) = tail.strip_prefix(':').map(str::trim_start) {
+      if TITLE_ATTRIBUTES.iter().any(|a| a.eq_ignore_ascii_case(key)) {
+        let value = value.strip_prefix('"')?;
+        return value
+          .find('"')
+          .map(|end| &value[..end])
+          .filter(|v| !v.trim().is_empty());
+      }
+    }
+    rest = &after[close + 1..];
+  }
+  None
+}
+
+struct Scan<'a> {
+  text: &'a str,
+  at: usize,
+  depth: usize,
+  /// Where the next piece starts: the end of the last one.
+  cursor: usize,
+  blocks: usize,
+  heading: Option<usize>,
+  sentences: bool,
+  pieces: Vec<Piece>,
+}
+
+impl Scan<'_> {
+  fn byte(&self) -> Option<u8> {
+    self.text.as_bytes().get(self.at).copied()
+  }
+
+  fn space(&mut self) {
+    while self.byte().is_some_and(|b| b.is_ascii_whitespace()) {
+      self.at += 1;
+    }
+  }
+
+  fn value(&mut self) -> Option<()> {
+    self.space();
+    match self.byte()? {
+      b'{' => self.object(),
+      b'[' => self.array(),
+      b'"' => {
+        let (start, end) = self.string()?;
+        self.text_value(start, end);
+        Some(())
+      }
+      _ => self.scalar(),
+    }
+  }
+
+  /// A string at `at`: the range of its content, `at` moved past its closing quote.
+  fn string(&mut self) -> Option<(usize, usize)> {
+    let bytes = self.text.as_bytes();
+    let start = self.at + 1;
+    let mut i = start;
+    loop {
+      match bytes.get(i)? {
+        b'"' => break,
+        b'\\' => i += 2,
+        _ => i += 1,
+      }
+    }
+    self.at = i + 1;
+    Some((start, i))
+  }
+
+  /// A number, `true`, `false` or `null`.
+  fn scalar(&mut self) -> Option<()> {
+    let start = self.at;
+    while self
+      .byte()
+      .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+    {
+      self.at += 1;
+    }
+    let token = &self.text[start..self.at];
+    let number = token.starts_with(|c: char| c.is_ascii_digit() || c == '-');
+    (number || matches!(token, "true" | "false" | "null")).then_some(())
+  }
+
+  fn nested(&mut self, close: u8, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+    self.depth += 1;
+    if self.depth > MAX_DEPTH {
+      return None;
+    }
+    self.at += 1;
+    self.space();
+    if self.byte()? == close {
+      self.at += 1;
+    } else {
+      loop {
+        item(self)?;
+        self.space();
+        match self.byte()? {
+          b',' => self.at += 1,
+          b if b == close => {
+            self.at += 1;
+            break;
+          }
+          _ => return None,
+        }
+      }
+    }
+    self.depth -= 1;
+    Some(())
+  }
+
+  fn array(&mut self) -> Option<()> {
+    self.nested(b']', Self::value)
+  }
+
+  fn object(&mut self) -> Option<()> {
+    let mut first_string = true;
+    self.nested(b'}', |scan| {
+      scan.space();
+      if scan.byte()? != b'"' {
+        return None;
+      }
+      let (key_start, key_end) = scan.string()?;
+      scan.space();
+      if scan.byte()? != b':' {
+        return None;
+      }
+      scan.at += 1;
+      scan.space();
+      if scan.byte()? != b'"' {
+        return scan.value();
+      }
+      let (start, end) = scan.string()?;
+      let key = &scan.text[key_start..key_end];
+      if first_string && TITLE_ATTRIBUTES.iter().any(|a| a.eq_ignore_ascii_case(key)) {
+        scan.heading = Some(scan.pieces.len());
+        scan.push(end + 1, Kind::Heading);
+      } else {
+        scan.text_value(start, end);
+      }
+      first_string = false;
+      Some(())
+    })
+  }
+
+  /// A string value's content `start..end`: a block, in sentences when cut that fine.
+  fn text_value(&mut self, start: usize, end: usize) {
+    if start == end {
+      return;
+    }
+    if self.sentences {
+      let mut ends = Vec::new();
+      for_each_sentence(&self.text[start..end], |_, to| ends.push(start + to));
+      if let Some(last) = ends.last_mut() {
+        *last = end + 1;
+      }
+      for e in ends {
+        self.push(e, Kind::Text);
+      }
+    } else {
+      self.push(end + 1, Kind::Text);
+    }
+    self.blocks += 1;
+  }
+
+  fn push(&mut self, end: usize, kind: Kind) {
+    let block = if kind == Kind::Heading {
+      self.blocks += 1;
+      self.blocks - 1
+    } else {
+      self.blocks
+    };
+    self.pieces.push(Piece {
+      start: self.cursor,
+      end,
+      kind,
+      block,
+      heading: if kind == Kind::Heading { None } else { self.heading },
+    });
+    self.cursor = end;
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  fn cut(text: &str) -> Vec<(&str, Kind, usize, Option<usize>)> {
+    records(text, Granularity::Sentence)
+      .unwrap_or_default()
+      .iter()
+      .map(|p| (text[p.start..p.end].trim(), p.kind, p.block, p.heading))
+      .collect()
+  }
+
+  #[test]
+  fn records_are_sections_headed_by_their_title() {
+    let text = r#"[{"title":"Ed Wood","snippet":"He was a filmmaker. He acted.","score":0.9},{"title":"Tim Burton","snippet":"He directed it."}]"#;
+    assert_eq!(
+      cut(text),
+      [
+        (r#"[{"title":"Ed Wood""#, Kind::Heading, 0, None),
+        (r#","snippet":"He was a filmmaker."#, Kind::Text, 1, Some(0)),
+        (r#"He acted.""#, Kind::Text, 1, Some(0)),
+        (r#","score":0.9},{"title":"Tim Burton""#, Kind::Heading, 2, None),
+        (r#","snippet":"He directed it."}]"#, Kind::Text, 3, Some(3)),
+      ]
+    );
+    assert_eq!(json_title(r#"},{"title":"Tim Burton""#), Some("Tim Burton"));
+    assert_eq!(json_title("  {\n    \"path\": \"src/a.ts\""), Some("src/a.ts"));
+  }
+
+  #[test]
+  fn pretty_printed_and_json_lines_are_read_too() {
+    let pretty = "{\n  \"results\": [\n    {\n      \"name\": \"Ed Wood\",\n      \"text\": \"A filmmaker.\"\n    },\n    {\"name\": \"Tim Burton\"}\n  ]\n}";
+    let got = cut(pretty);
+    assert_eq!(got[0].1, Kind::Heading);
+    assert_eq!(json_title(got[0].0), Some("Ed Wood"));
+    assert_eq!(
+      got[1],
+      (",\n      \"text\": \"A filmmaker.\"", Kind::Text, 1, Some(0))
+    );
+    let lines = "{\"path\":\"a.ts\",\"note\":\"Leaks.\"}\n{\"path\":\"b.ts\",\"note\":\"Fine.\"}";
+    assert_eq!(cut(lines).len(), 4);
+  }
+
+  /// One record is titled by what holds it, and read as text.
+  #[test]
+  fn one_record_is_left_to_the_text_reader() {
+    assert!(records(
+      r#"{"title":"Ed Wood","content":"A filmmaker. He acted."}"#,
+      Granularity::Sentence
+    )
+    .is_none());
+  }
+
+  #[test]
+  fn what_is_no_json_with_strings_is_left_to_the_text_reader() {
+    for text in [
+      "{ not json",
+      "[1, 2, 3]",
+      "{\"a\": \"unclosed}",
+      "function f() { return 1 }",
+      "[\"a\"] trailing words",
+      "[\"a\", \"b\"]",
+      "",
+    ] {
+      assert!(records(text, Granularity::Sentence).is_none(), "{text}");
+    }
+    let deep = format!("{}\"x\"{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+    assert!(records(&deep, Granularity::Sentence).is_none());
+  }
+}
