@@ -1406,3 +1406,56 @@ fn under_one_heading_the_best_paragraph_sets_no_scale() {
     assert!(!e.text.contains("rained"), "{}", e.text);
   }
 }
+
+/// A search for the task itself quotes it: its query names nothing, and the names the
+/// task gives inside it still name the results they title, whose best sentences then rank
+/// first.
+#[test]
+fn a_call_that_quotes_the_task_hides_no_name_the_task_gives() {
+  let task = "Who was born first Ada Lovelace or Grace Hopper?";
+  let records = [
+    (
+      "Ada Lovelace",
+      "Ada Lovelace was an English mathematician. She was born on 10 December 1815.",
+    ),
+    (
+      "Grace Hopper",
+      "Grace Hopper was an American computer scientist. She was born on 9 December 1906.",
+    ),
+    (
+      "Who Was First",
+      "Who Was First is a quiz show. Players guess who was born first among two people.",
+    ),
+    (
+      "Born First",
+      "Born First is a novel about twins. The one born first inherits the farm.",
+    ),
+  ];
+  let json = format!(
+    "[{}]",
+    records
+      .iter()
+      .map(|(t, s)| format!("{{\"title\":\"{t}\",\"snippet\":\"{s}\"}}"))
+      .collect::<Vec<_>>()
+      .join(",")
+  );
+  let mut messages = vec![Message::text("user", task)];
+  messages.extend(tool_round(
+    "c1",
+    "search",
+    format!("{{\"query\":\"{task}\"}}"),
+    &json,
+  ));
+  let e = extract_messages(&messages, task, &Options::default(), &Cancel::new()).unwrap();
+  // Segments: the user's role line and text (0, 1), the call's role line and line (2, 3),
+  // the result's role line (4), then per record its heading and two sentences (5..17).
+  assert_eq!(e.segments.len(), 17);
+  let mut ranked: Vec<usize> = (0..e.segments.len()).collect();
+  ranked.sort_by(|&a, &b| e.segments[b].score.total_cmp(&e.segments[a].score));
+  let named = 5..11;
+  assert!(
+    ranked[..2].iter().all(|i| named.contains(i)),
+    "{ranked:?} {:?}",
+    e.segments.iter().map(|s| s.score).collect::<Vec<_>>()
+  );
+}

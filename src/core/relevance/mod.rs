@@ -286,12 +286,19 @@ pub fn scores_with(
     max(section_bm25)
   };
   // Titles the task names (the longest match: see `named_titles`); a title that is the
-  // task quoted names nothing.
-  let named_by_task: Vec<bool> = titles_named_by_task(&query.text, &title)
-    .into_iter()
-    .zip(&title)
-    .map(|(named, names)| named && !names.iter().all(|t| quotes(t, &query.text)))
+  // task quoted names nothing, and is left out before matching, or it would be the
+  // longest match and hide the names the task gives inside it.
+  let unquoted: Vec<Vec<String>> = title
+    .iter()
+    .map(|names| {
+      names
+        .iter()
+        .filter(|t| !quotes(t, &query.text))
+        .cloned()
+        .collect()
+    })
     .collect();
+  let named_by_task = titles_named_by_task(&query.text, &unquoted);
   let mut relevance: Vec<f32> = (0..sections)
     .map(|k| {
       let lexical = norm(section_bm25[k], max_section);
