@@ -1,7 +1,7 @@
 //! A JSON text (or JSON Lines) read as records, as tools return them
 //! (`JSON.stringify(results)`): in a list of them, each object whose first string member
 //! has a title-like name (`title`, `name`, `path`…: `TITLE_ATTRIBUTES`) opens a section,
-//! headed by the text up to that value; every other string value is a block of its own,
+//! headed by the text up to that value; the object's other string values are one block,
 //! cut into sentences. The keys and punctuation between two pieces go with the later one, so a
 //! kept run of pieces is the source's own contiguous text.
 
@@ -178,6 +178,7 @@ impl Scan<'_> {
 
   fn object(&mut self) -> Option<()> {
     let mut first_string = true;
+    let pieces = self.pieces.len();
     self.nested(b'}', |scan| {
       scan.space();
       if scan.byte()? != b'"' {
@@ -203,10 +204,15 @@ impl Scan<'_> {
       }
       first_string = false;
       Some(())
-    })
+    })?;
+    // The record's string values are one block, as a paragraph's lines are.
+    if self.pieces.len() > pieces && self.pieces.last().is_some_and(|p| p.kind != Kind::Heading) {
+      self.blocks += 1;
+    }
+    Some(())
   }
 
-  /// A string value's content `start..end`: a block, in sentences when cut that fine.
+  /// A string value's content `start..end`, in sentences when cut that fine.
   fn text_value(&mut self, start: usize, end: usize) {
     if start == end {
       return;
@@ -223,7 +229,6 @@ impl Scan<'_> {
     } else {
       self.push(end + 1, Kind::Text);
     }
-    self.blocks += 1;
   }
 
   fn push(&mut self, end: usize, kind: Kind) {
@@ -270,6 +275,23 @@ mod tests {
       ]
     );
     assert_eq!(json_title(r#"},{"title":"Tim Burton""#), Some("Tim Burton"));
+    // A record's string values are one block.
+    let linked =
+      r#"[{"title":"A","url":"https://a.org","snippet":"Alpha."},{"title":"B","snippet":"Beta."}]"#;
+    let blocks: Vec<(Kind, usize)> = cut(linked)
+      .iter()
+      .map(|&(_, kind, block, _)| (kind, block))
+      .collect();
+    assert_eq!(
+      blocks,
+      [
+        (Kind::Heading, 0),
+        (Kind::Text, 1),
+        (Kind::Text, 1),
+        (Kind::Heading, 2),
+        (Kind::Text, 3)
+      ]
+    );
     assert_eq!(json_title("  {\n    \"path\": \"src/a.ts\""), Some("src/a.ts"));
   }
 
