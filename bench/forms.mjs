@@ -111,6 +111,39 @@ function pagedThread(q, json = false) {
   return messages
 }
 
+/** Gemini `Content`: `functionCall` parts in `model` turns, `functionResponse` parts (`{ output }`) in
+ *  `user` turns, tied by name and order (no ids, as the API sent them before it gave ids). */
+function geminiThread(q) {
+  const contents = [{ role: 'user', parts: [{ text: q.question }] }]
+  q.paragraphs.forEach((p, i) => {
+    const { name, input } = lookup(p.title, i, false)
+    contents.push({ role: 'model', parts: [{ functionCall: { name, args: input } }] })
+    contents.push({ role: 'user', parts: [{ functionResponse: { name, response: { output: paragraphText(p) } } }] })
+  })
+  contents.push({ role: 'model', parts: [{ text: FINAL_NOTE }] })
+  return contents
+}
+
+/** OpenAI Responses API items: `function_call` and `function_call_output` items beside the messages. */
+function responsesThread(q) {
+  const items = [{ role: 'user', content: q.question }]
+  q.paragraphs.forEach((p, i) => {
+    const { name, input } = lookup(p.title, i, false)
+    items.push({ type: 'function_call', call_id: `fc_${i + 1}`, name, arguments: JSON.stringify(input) })
+    items.push({ type: 'function_call_output', call_id: `fc_${i + 1}`, output: paragraphText(p) })
+  })
+  items.push({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: FINAL_NOTE }] })
+  return items
+}
+
+/** One web search for the question itself whose result is the tool's JSON, as `JSON.stringify`
+ *  gives it: `{ results: [{ title, url, snippet }] }`. */
+function searchJsonThread(q) {
+  const call = { id: 'call_1', type: 'function', function: { name: 'web_search', arguments: JSON.stringify({ query: q.question }) } }
+  const results = JSON.stringify({ results: q.paragraphs.map((p) => ({ title: p.title, url: wiki(p.title), snippet: paragraphText(p) })) })
+  return [{ role: 'user', content: q.question }, { role: 'assistant', content: null, tool_calls: [call] }, { role: 'tool', tool_call_id: 'call_1', content: results }, { role: 'assistant', content: FINAL_NOTE }]
+}
+
 /** Extraction forms: `render(q)` gives a string or a message array. */
 export const EXTRACTION_FORMS = [
   // The extraction benchmark's own layout (bench/extract.mjs renderHotpot), byte for byte.
@@ -136,6 +169,14 @@ export const EXTRACTION_FORMS = [
   { name: 'one-result', note: 'OpenAI Chat: one `search {query: <question>}` whose result lists the ten documents, `[i] <title>` over each', render: oneResultThread },
   { name: 'untitled-calls', note: 'OpenAI Chat: `next_page {page: i}` calls that name nothing, each result a paragraph', render: (q) => pagedThread(q) },
   { name: 'json-results', note: 'OpenAI Chat: `get_article {name}` calls, each result JSON `{"title", "content"}` (recall read on the output with `\\"` unescaped)', render: (q) => pagedThread(q, true) },
+  // Renderings measured after the forms above were settled (formats and layouts agents hand
+  // over that none of the above is): added once measured, as the ones before them.
+  { name: 'gemini', note: 'Gemini `Content`: `functionCall` / `functionResponse {output}` parts without ids', render: geminiThread },
+  { name: 'responses', note: 'OpenAI Responses API items: `function_call` / `function_call_output`', render: responsesThread },
+  { name: 'records-list', note: '`- title: <title>` over `  text: <sentences>`, one list item per paragraph', render: (q) => q.paragraphs.map((p) => `- title: ${p.title}\n  text: ${paragraphText(p)}`).join('\n') },
+  { name: 'table', note: 'a markdown table `| title | text |`, one row per paragraph', render: (q) => `| title | text |\n|---|---|\n${q.paragraphs.map((p) => `| ${p.title} | ${paragraphText(p)} |`).join('\n')}` },
+  { name: 'json-array', note: 'one JSON document: `[{"title", "text"}]`, as `JSON.stringify(…, null, 2)` prints it', render: (q) => JSON.stringify(q.paragraphs.map((p) => ({ title: p.title, text: paragraphText(p) })), null, 2) },
+  { name: 'search-json', note: 'OpenAI Chat: one `web_search {query: <question>}` whose result is `JSON.stringify({results: [{title, url, snippet}]})`', render: searchJsonThread },
 ]
 
 // Reports for `filterSubagentResult`: a citation style (how a sentence or paragraph names its
