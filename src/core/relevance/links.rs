@@ -134,7 +134,16 @@ pub(super) fn call_titles(line: &str) -> Vec<String> {
   };
   let mut names: Vec<String> = string_values(&line[at..])
     .filter(|v| v.len() <= MAX_TITLE_BYTES)
-    .map(|v| title(&name_of(&v)))
+    .map(|v| {
+      // A question or a sentence (a search for the task itself) is said whole: it is no
+      // name with a qualifier after its comma.
+      let v = name_of(&v);
+      if v.ends_with(['?', '.', '!']) {
+        fold_ascii(&v)
+      } else {
+        title(&v)
+      }
+    })
     .filter(|v| !v.is_empty())
     .collect();
   names.sort_unstable();
@@ -907,6 +916,12 @@ mod tests {
     assert_eq!(
       names(r#"→ open {"url":"https://x.org/wiki/Caf%C3%A9_Society"}"#),
       ["café society"]
+    );
+    // A name is said without the qualifier after its comma; a question is said whole.
+    assert_eq!(names(r#"→ lookup {"place":"Santa Fe, Missouri"}"#), ["santa fe"]);
+    assert_eq!(
+      names(r#"→ search {"query":"Who is the Oregon Duck, the mascot?"}"#),
+      ["who is the oregon duck, the mascot?"]
     );
     let long = format!(r#"→ write {{"content":"{}"}}"#, "word ".repeat(40));
     assert!(names(&long).is_empty());
