@@ -2,8 +2,8 @@
 //! (`JSON.stringify(results)`): in a list of them, each object whose first string member
 //! has a title-like name (`title`, `name`, `path`…: `TITLE_ATTRIBUTES`) opens a section,
 //! headed by the text up to that value; the object's other string values are one block,
-//! cut into sentences. The keys and punctuation between two pieces go with the later one, so a
-//! kept run of pieces is the source's own contiguous text.
+//! cut into sentences. The keys, punctuation and short values between two pieces go with
+//! the later one, so a kept run of pieces is the source's own contiguous text.
 
 use super::{Granularity, Kind, TITLE_ATTRIBUTES};
 use crate::core::sentences::for_each_sentence;
@@ -56,26 +56,23 @@ pub(super) fn records(text: &str, granularity: Granularity) -> Option<Vec<Piece>
 /// Titled records open sections of their own only where there are this many: a list.
 const MIN_RECORDS: usize = 2;
 
-/// The value of a title-like member in a JSON heading piece (`{"title":"Ed Wood"`).
+/// The value of the title-like member a JSON heading piece ends with (`},{"title":"Ed
+/// Wood"`), read from its end: the piece may open inside the record before.
 pub fn json_title(heading: &str) -> Option<&str> {
-  let mut rest = heading;
-  while let Some(open) = rest.find('"') {
-    let after = &rest[open + 1..];
-    let close = after.find('"')?;
-    let key = &after[..close];
-    let tail = after[close + 1..].trim_start();
-    if let Some(value) = tail.strip_prefix(':').map(str::trim_start) {
-      if TITLE_ATTRIBUTES.iter().any(|a| a.eq_ignore_ascii_case(key)) {
-        let value = value.strip_prefix('"')?;
-        return value
-          .find('"')
-          .map(|end| &value[..end])
-          .filter(|v| !v.trim().is_empty());
-      }
-    }
-    rest = &after[close + 1..];
+  if !heading.contains('{') {
+    return None;
   }
-  None
+  let body = heading.trim_end().strip_suffix('"')?;
+  let open = body.rfind('"')?;
+  let value = &body[open + 1..];
+  let key = body[..open]
+    .trim_end()
+    .strip_suffix(':')?
+    .trim_end()
+    .strip_suffix('"')?;
+  let key = &key[key.rfind('"')? + 1..];
+  let titled = TITLE_ATTRIBUTES.iter().any(|a| a.eq_ignore_ascii_case(key));
+  (titled && !value.trim().is_empty()).then_some(value)
 }
 
 struct Scan<'a> {
@@ -277,6 +274,9 @@ mod tests {
       ]
     );
     assert_eq!(json_title(r#"},{"title":"Tim Burton""#), Some("Tim Burton"));
+    assert_eq!(json_title("  {\n    \"path\": \"src/a.ts\""), Some("src/a.ts"));
+    assert_eq!(json_title(r#"","path":"a.ts"},{"title":"B""#), Some("B"));
+    assert_eq!(json_title(r#"## Config "name": "x""#), None);
     // A record's string values are one block; a value without a space goes with the
     // next piece.
     let linked = r#"[{"title":"A","url":"https://a.org","snippet":"Alpha and more."},{"title":"B","snippet":"Beta is so."}]"#;
