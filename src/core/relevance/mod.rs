@@ -288,16 +288,17 @@ pub fn scores_with(
   // Titles the task names (the longest match: see `named_titles`); a title that is the
   // task quoted names nothing, and is left out before matching, or it would be the
   // longest match and hide the names the task gives inside it.
-  let unquoted: Vec<Vec<String>> = title
-    .iter()
-    .map(|names| {
-      names
+  let quoted = |t: &String| quotes(t, &query.text);
+  let unquoted: Cow<[Vec<String>]> = if title.iter().flatten().any(quoted) {
+    Cow::Owned(
+      title
         .iter()
-        .filter(|t| !quotes(t, &query.text))
-        .cloned()
-        .collect()
-    })
-    .collect();
+        .map(|names| names.iter().filter(|t| !quoted(t)).cloned().collect())
+        .collect(),
+    )
+  } else {
+    Cow::Borrowed(&title)
+  };
   let named_by_task = titles_named_by_task(&query.text, &unquoted);
   let mut relevance: Vec<f32> = (0..sections)
     .map(|k| {
@@ -412,18 +413,18 @@ pub fn scores_with(
   // siblings none are given, and the caller's messages set the scale as before: what
   // scores faintly there is as likely a sibling's (the pair left out of the scale raised
   // the threads' sibling share of the text from 1.54 % to 1.62 %).
-  let first = pair.map_or_else(
-    || {
-      (0..sections)
-        .max_by(|&a, &b| relevance[a].total_cmp(&relevance[b]).then(b.cmp(&a)))
-        .into_iter()
-        .collect()
-    },
-    |pair| pair.to_vec(),
-  );
   let top = if whole_messages {
     Vec::new()
   } else {
+    let first = pair.map_or_else(
+      || {
+        (0..sections)
+          .max_by(|&a, &b| relevance[a].total_cmp(&relevance[b]).then(b.cmp(&a)))
+          .into_iter()
+          .collect()
+      },
+      |pair| pair.to_vec(),
+    );
     section_of.iter().map(|k| first.contains(k)).collect()
   };
   Relevance {

@@ -257,7 +257,12 @@ fn segment_with(
         // read as spaces (the same bytes long): a sentence wrapped over lines is one.
         // The mark is no sentence of its own (`9.` would be one).
         let body = ls + item_mark(&text[ls..end]);
-        let unwrapped = text[body..end].replace(['\n', '\r'], " ");
+        let item = &text[body..end];
+        let unwrapped: std::borrow::Cow<str> = if item.contains(['\n', '\r']) {
+          item.replace(['\n', '\r'], " ").into()
+        } else {
+          item.into()
+        };
         let mut pieces: Vec<(usize, usize)> = Vec::new();
         for_each_sentence(&unwrapped, |from, to| match pieces.last_mut() {
           // A piece without a letter or digit (a table row's closing `|`) ends the
