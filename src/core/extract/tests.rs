@@ -1184,7 +1184,7 @@ const FILM: [(&str, &str); 4] = [
 ];
 const FILM_TASK: &str = "Where was the director of the film Ed Wood born?";
 
-/// Documents in one piece (under one heading, an answer's paragraphs, one tool result of a
+/// Documents in one piece (under one heading, an answer's paragraphs or list, one tool result of a
 /// thread for one task, the results of calls that name nothing) are read one by one, as
 /// documents apart are: the director's document, named by the film's, is kept over the
 /// one that shares words with the task.
@@ -1222,7 +1222,19 @@ fn documents_in_one_piece_are_read_one_by_one() {
     .enumerate()
     .map(|(i, (title, text))| format!("[{}] {title}\n{text}", i + 1))
     .collect();
+  let bulleted: Vec<String> = FILM
+    .iter()
+    .map(|(title, text)| format!("- **{title}**: {text}"))
+    .collect();
   let threads = [
+    (
+      "an answer's bulleted notes",
+      vec![
+        Message::text("user", FILM_TASK),
+        Message::text("assistant", &bulleted.join("\n")),
+      ],
+      80,
+    ),
     (
       "an answer's paragraphs",
       vec![
@@ -1242,17 +1254,24 @@ fn documents_in_one_piece_are_read_one_by_one() {
     ),
     ("calls that name nothing", pages, 110),
   ];
-  let heading = format!("# Notes\n\n{}", paragraphs.join("\n\n"));
   let options = |max: usize| Options {
     max_tokens: Some(max),
     ..Options::default()
   };
-  let e = extract_text(&heading, FILM_TASK, &options(80), &Cancel::new()).unwrap();
-  assert!(
-    e.text.contains("Burbank") && !e.text.contains("Milwaukee"),
-    "one heading: {}",
-    e.text
-  );
+  for under_heading in [paragraphs.join("\n\n"), bulleted.join("\n")] {
+    let e = extract_text(
+      &format!("# Notes\n\n{under_heading}"),
+      FILM_TASK,
+      &options(80),
+      &Cancel::new(),
+    )
+    .unwrap();
+    assert!(
+      e.text.contains("Burbank") && !e.text.contains("Milwaukee"),
+      "one heading: {}",
+      e.text
+    );
+  }
   for (form, messages, budget) in threads {
     let e = extract_messages(&messages, FILM_TASK, &options(budget), &Cancel::new()).unwrap();
     assert!(

@@ -186,7 +186,7 @@ pub(super) fn join_split_markers(text: &str, segments: &mut Vec<Segment>) {
   let mut i = 0;
   while i + 1 < segments.len() {
     let (a, b) = (&segments[i], &segments[i + 1]);
-    if a.block != b.block || a.kind != Kind::Text || b.kind != Kind::Text {
+    if a.block != b.block || !matches!(a.kind, Kind::Text | Kind::Item) || b.kind != Kind::Text {
       i += 1;
       continue;
     }

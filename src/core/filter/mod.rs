@@ -344,6 +344,24 @@ Add a rate limiter in front of the login handler, as shown here:\n\n\
       r.content
     );
     assert!(r.content.contains("[1]: Paris"), "{}", r.content);
+    // So it does in a list's item, before the next sentence or at the item's end.
+    let text = format!(
+      "{}\n\n- Paris is the capital of France. [1] The Seine flows through it. [2]\n- Lyon is a city. [3]\n\n[1]: Paris\n[2]: Seine\n[3]: Lyon",
+      "Filler sentence about nothing. ".repeat(40)
+    );
+    let r = run(&text, "capital of France", Some(30));
+    assert!(
+      r.content.contains("Paris is the capital of France. [1]") && r.content.contains("[1]: Paris"),
+      "{}",
+      r.content
+    );
+    assert!(!r.content.contains("Seine flows"), "{}", r.content);
+    let r = run(&text, "Seine flows", Some(40));
+    assert!(
+      r.content.contains("The Seine flows through it. [2]") && r.content.contains("[2]: Seine"),
+      "{}",
+      r.content
+    );
   }
 
   /// References listed without the colon (`[1] Paris — https://…`, `1. Paris (https://…)`)

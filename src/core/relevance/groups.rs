@@ -40,9 +40,10 @@ pub fn units(segments: &[Segment], section_of: &[usize], sections: usize) -> (Ve
   // Per section: its current unit, that unit's last block (`None` right after the
   // section's start), and whether that block is a list item.
   let mut open: Vec<Option<(usize, Option<usize>, bool)>> = vec![None; sections];
+  let records = record_items(segments, section_of);
   for (i, s) in segments.iter().enumerate() {
     let k = section_of[i];
-    let item = s.kind == Kind::Item;
+    let item = s.kind == Kind::Item && !records[s.block];
     let unit = match open[k] {
       Some((unit, Some(block), _)) if block == s.block => unit,
       // The section's first block, or the next item of a list: the same unit.
@@ -92,6 +93,41 @@ pub fn units(segments: &[Segment], section_of: &[usize], sections: usize) -> (Ve
   let count = ordered.len();
   (ids, count, ordered)
 }
+
+/// Per block, whether it is an item of a list of records: a list most of whose items are
+/// cut into sentences (a title and its text, a document's summary), each a unit of its
+/// own as a paragraph is. The items of any other list (a plan's steps, findings of a
+/// sentence each) stay one unit together.
+fn record_items(segments: &[Segment], section_of: &[usize]) -> Vec<bool> {
+  let blocks = segments.last().map_or(0, |s| s.block + 1);
+  let (mut item, mut cut, mut section) = (vec![false; blocks], vec![false; blocks], vec![0; blocks]);
+  for (i, s) in segments.iter().enumerate() {
+    match s.kind {
+      Kind::Item => (item[s.block], section[s.block]) = (true, section_of[i]),
+      Kind::Text => cut[s.block] = true,
+      _ => {}
+    }
+  }
+  let mut records = vec![false; blocks];
+  let mut first = 0;
+  while first < blocks {
+    // A list: items in blocks one after the other, in one section.
+    let mut end = first + 1;
+    while item[first] && end < blocks && item[end] && section[end] == section[first] {
+      end += 1;
+    }
+    let items_cut = (first..end).filter(|&b| item[b] && cut[b]).count();
+    if items_cut * RECORDS_SHARE > end - first {
+      records[first..end].fill(true);
+    }
+    first = end;
+  }
+  records
+}
+
+/// A list is one of records when more than 1/this of its items are cut into sentences:
+/// most of them, as a short item is one sentence even in a list of records.
+const RECORDS_SHARE: usize = 2;
 
 /// The (term, frequency) pairs of each segment for the terms one query weighs: what its
 /// scores are made of (an index shared with sibling tasks holds theirs too).
@@ -257,5 +293,30 @@ mod tests {
     assert_eq!(ids, [0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 8, 9, 9, 9, 10]);
     assert_eq!(count, 11);
     assert_eq!(section, [0, 0, 0, 1, 2, 3, 2, 2, 4, 4, 4]);
+  }
+
+  #[test]
+  fn a_list_of_records_is_read_item_by_item() {
+    // A message whose list's items are each a title and its text; then one whose list is
+    // a plan of one line a step (one of them of two sentences).
+    let segments = [
+      seg(Kind::Role, 0, None),
+      seg(Kind::Item, 1, Some(0)),
+      seg(Kind::Text, 1, Some(0)),
+      seg(Kind::Item, 2, Some(0)),
+      seg(Kind::Text, 2, Some(0)),
+      seg(Kind::Item, 3, Some(0)),
+      seg(Kind::Role, 4, None),
+      seg(Kind::Item, 5, Some(6)),
+      seg(Kind::Item, 6, Some(6)),
+      seg(Kind::Text, 6, Some(6)),
+      seg(Kind::Item, 7, Some(6)),
+    ];
+    let (section_of, sections) = sections(&segments);
+    let (ids, count, _) = units(&segments, &section_of, sections);
+    // The first message's items are units of their own, its role line another; the plan
+    // is one unit with its role line.
+    assert_eq!(ids, [0, 1, 1, 2, 2, 3, 4, 4, 4, 4, 4]);
+    assert_eq!(count, 5);
   }
 }

@@ -265,9 +265,9 @@ fn segment_with(
         };
         let mut pieces: Vec<(usize, usize)> = Vec::new();
         for_each_sentence(&unwrapped, |from, to| match pieces.last_mut() {
-          // A piece without a letter or digit (a table row's closing `|`) ends the
-          // sentence before it.
-          Some(last) if !unwrapped[from..to].contains(char::is_alphanumeric) => last.1 = to,
+          // A piece without a letter (a table row's closing `|`, a citation marker
+          // `[3]`) ends the sentence before it.
+          Some(last) if !unwrapped[from..to].contains(char::is_alphabetic) => last.1 = to,
           _ => pieces.push((from, to)),
         });
         if pieces.is_empty() {
@@ -530,6 +530,18 @@ mod tests {
         ("| Ed Wood | He was a filmmaker.", Kind::Item, 2, None),
         ("He acted. |", Kind::Text, 2, None),
         ("| Tim Burton | He directed it. |", Kind::Item, 3, None),
+      ]
+    );
+    // A citation marker closing an item is no sentence of its own.
+    assert_eq!(
+      cut(
+        "- He was born in 1924. [3]\n- He died. He was buried. [4]",
+        Granularity::Sentence
+      ),
+      [
+        ("- He was born in 1924. [3]", Kind::Item, 0, None),
+        ("- He died.", Kind::Item, 1, None),
+        ("He was buried. [4]", Kind::Text, 1, None),
       ]
     );
     let paragraphs = cut(text, Granularity::Paragraph);
