@@ -76,9 +76,11 @@ pub fn segment(
   segment_with(text, offset, message, granularity, out, next_block, true)
 }
 
-/// `segment` for a part of a message: only `#` headings head what follows. A tool
-/// result's text belongs to its call, and the short lines of a program's output
-/// (`Platform: Linux`, `Ran 4 tests`) are no titles.
+/// `segment` for a part of a message: `#` headings head what follows, and the other
+/// titles only where they recur (`titles_recur`). A tool result's text belongs to its
+/// call, and the short lines of a program's output (`Platform: Linux`, `Ran 4 tests`)
+/// are no titles; documents listed in one result or one answer, each under its title,
+/// are read as documents apart are.
 pub fn segment_part(
   text: &str,
   offset: usize,
@@ -130,6 +132,7 @@ fn segment_with(
     return next_block + pieces.iter().map(|p| p.block + 1).max().unwrap_or(0);
   }
   let lines = line_spans(text);
+  let title_lines = title_lines || titles_recur(text, &lines);
   let mut i = 0;
   // The paragraph being gathered: its start and end offsets.
   let mut para: Option<(usize, usize)> = None;
@@ -312,6 +315,78 @@ pub fn repeats(text: &str, segments: &[Segment]) -> Vec<u32> {
     .collect()
 }
 
+/// Whether `text` lists documents under titles of one form, each over prose (`is_prose`):
+/// at least `MIN_TITLED` titled tags (`<source>Ed Wood</source>`), paragraphs opened by the
+/// same title field (`Title: Ed Wood`), or title lines, these being enough of its
+/// paragraphs (`TITLED_SHARE`: a program's output has a title-like line here and there).
+fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
+  let line = |k: usize| text[lines[k].0..lines[k].1].trim();
+  let blank = |k: usize| k >= lines.len() || line(k).is_empty();
+  // The text of the paragraph from line `k` on.
+  let paragraph = |k: usize| {
+    let end = (k..lines.len()).take_while(|&n| !blank(n)).last().unwrap_or(k);
+    text[lines[k].0..lines[end].1].trim()
+  };
+  let (mut tags, mut title_lines, mut paragraphs) = (0, 0, 0);
+  let mut fields: FxHashMap<&str, usize> = FxHashMap::default();
+  for k in (0..lines.len()).filter(|&k| !blank(k)) {
+    let l = line(k);
+    let opens = k == 0 || blank(k - 1);
+    paragraphs += usize::from(opens);
+    if is_titled_tag(l) {
+      // Prose on the first line after it that is more than markup (`<document_content>`).
+      let text_after = (k + 1..lines.len())
+        .map(|n| without_tags(line(n)))
+        .find(|t| !t.is_empty());
+      tags += usize::from(text_after.is_some_and(|t| is_prose(&t)));
+    } else if let Some((key, _)) = l.split_once(": ").filter(|_| opens && field_title(l).is_some()) {
+      *fields.entry(key).or_default() += 1;
+    } else if opens && blank(k + 1) && is_title_line(l) {
+      let next = (k + 1..lines.len()).find(|&n| !blank(n));
+      title_lines += usize::from(next.is_some_and(|n| is_prose(paragraph(n))));
+    }
+  }
+  tags >= MIN_TITLED
+    || fields.values().any(|&n| n >= MIN_TITLED)
+    || title_lines >= MIN_TITLED && TITLED_SHARE * title_lines >= paragraphs
+}
+
+/// Text that reads as prose: opening with a letter, a digit or a quote, longer than a
+/// title line, closed as a sentence is. Not a program's output (`=== q ===`, `Value: 1`).
+fn is_prose(text: &str) -> bool {
+  text.starts_with(|c: char| c.is_alphanumeric() || matches!(c, '"' | '\u{201c}'))
+    && text.len() > MAX_TITLE_LINE
+    && text.ends_with(['.', '!', '?', '"', ')', '\u{201d}'])
+}
+
+/// `line` without its markup tags.
+fn without_tags(line: &str) -> String {
+  let mut out = String::with_capacity(line.len());
+  let mut rest = line;
+  while let Some(open) = rest.find('<') {
+    out.push_str(&rest[..open]);
+    match rest[open..].find('>') {
+      Some(close) => rest = &rest[open + close + 1..],
+      None => {
+        rest = &rest[open..];
+        break;
+      }
+    }
+  }
+  out.push_str(rest);
+  out.trim().to_owned()
+}
+
+/// Title lines over prose make a listing when they are at least 1/this of its paragraphs:
+/// a title and its paragraph are two, and some titles read as no title line (`Jr.`) or
+/// stand over a short paragraph.
+const TITLED_SHARE: usize = 3;
+
+/// Titles in a message's part head what follows when at least this many recur: one
+/// title-like line is as likely a program's output line, a list of documents has
+/// several.
+const MIN_TITLED: usize = 2;
+
 /// Byte spans of the lines of `text`, without their line breaks.
 fn line_spans(text: &str) -> Vec<(usize, usize)> {
   let b = text.as_bytes();
@@ -376,8 +451,16 @@ pub fn is_titled_tag(line: &str) -> bool {
   if !t.starts_with('<') || !t.ends_with('>') || t.starts_with("</") || t.len() > MAX_TAG_LINE {
     return false;
   }
-  tag_title(t).is_some()
+  // A tag that wraps nothing (`<meta name="…" />`, `<input name="…">`) titles nothing.
+  let name = t[1..].split([' ', '>', '/']).next().unwrap_or_default();
+  let wraps = !t.ends_with("/>") && !VOID_ELEMENTS.iter().any(|v| v.eq_ignore_ascii_case(name));
+  wraps && tag_title(t).is_some()
 }
+
+/// HTML's elements that have no content (no closing tag).
+const VOID_ELEMENTS: [&str; 13] = [
+  "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "track", "wbr",
+];
 
 /// The title a titled tag gives (`is_titled_tag`).
 pub fn tag_title(tag: &str) -> Option<&str> {
@@ -626,6 +709,13 @@ mod tests {
     assert_eq!(tag_title("<source>Tim Burton</source>"), Some("Tim Burton"));
     assert_eq!(tag_title("<div class=\"x\">"), None);
     assert!(!is_titled_tag("</document>"));
+    // A tag that wraps nothing titles nothing.
+    assert!(!is_titled_tag(
+      "<meta name=\"viewport\" content=\"width=device-width\">"
+    ));
+    assert!(!is_titled_tag(
+      "<link rel=\"index\" title=\"Index\" href=\"genindex.html\" />"
+    ));
     let record = cut(
       "Title: Ed Wood\nHe made films.\n\nName: Tim Burton\nHe was born in Burbank.",
       Granularity::Sentence,
@@ -634,6 +724,41 @@ mod tests {
     assert_eq!(record[1], ("He made films.", Kind::Text, 1, Some(0)));
     assert_eq!(field_title("Path: src/a.ts"), Some("src/a.ts"));
     assert_eq!(field_title("Note: it failed"), None);
+  }
+
+  /// In a message's part, titles head what follows where documents are listed under them,
+  /// each over prose; not where a program prints a title-like line among others.
+  #[test]
+  fn titles_in_a_part_head_what_follows_where_they_recur() {
+    let part = |text: &str| {
+      let mut out = Vec::new();
+      segment_part(text, 0, 0, Granularity::Sentence, &mut out, 0);
+      out
+        .iter()
+        .filter(|s| s.kind == Kind::Heading)
+        .map(|s| text[s.start..s.end].to_owned())
+        .collect::<Vec<_>>()
+    };
+    let prose = "was an American filmmaker, actor and writer who made low-budget films in the 1950s and is remembered for them.";
+    let listed = format!("Ed Wood\n\nEd Wood {prose}\n\nTim Burton\n\nTim Burton {prose}");
+    assert_eq!(part(&listed), ["Ed Wood", "Tim Burton"]);
+    let tagged = format!(
+      "<document>\n<source>Ed Wood</source>\n<document_content>\nEd Wood {prose}\n</document_content>\n</document>\n<document>\n<source>Tim Burton</source>\n<document_content>\nTim Burton {prose}\n</document_content>\n</document>"
+    );
+    assert_eq!(
+      part(&tagged),
+      ["<source>Ed Wood</source>", "<source>Tim Burton</source>"]
+    );
+    let fields = format!("Title: Ed Wood\nEd Wood {prose}\n\nTitle: Tim Burton\nTim Burton {prose}");
+    assert_eq!(part(&fields), ["Title: Ed Wood", "Title: Tim Burton"]);
+    // One title: no listing.
+    assert!(part(&format!("Ed Wood\n\nEd Wood {prose}")).is_empty());
+    // A program's output: its title-like lines stand over no prose.
+    let output = "Test case 1: tuple of strings\n\n=== q from ('q:2', 'u:2') ===\nType: <class 'sympy.core.symbol.Symbol'>\nIs correct type? False\nValue: (q0, q1)\n\nTest case 2: single string\n\n=== f ===\nType: <class 'sympy.core.function.UndefinedFunction'>\nValue: (f0, f1)";
+    assert!(part(output).is_empty());
+    // An HTML page's head: its titled tags stand over markup.
+    let page = "<html>\n<head>\n<title>Test Documentation</title>\n<link rel=\"stylesheet\" href=\"a.css\" />\n<script src=\"a.js\"></script>\n</head>\n<body>\n<h1>Test Documentation<a class=\"headerlink\" href=\"#t\">x</a></h1>\n<p>Hi.</p>";
+    assert!(part(page).is_empty(), "{:?}", part(page));
   }
 
   #[test]
