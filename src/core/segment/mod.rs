@@ -209,7 +209,7 @@ fn segment_with(
       // it, is a title ("Ed Wood", "**Ed Wood**"): it heads what follows as a heading does.
       let title = |(s, e): (usize, usize)| {
         title_lines
-          && is_title_line(&text[s..e])
+          && is_title_block(&text[s..e])
           && lines[i..].iter().any(|&(a, b)| !text[a..b].trim().is_empty())
       };
       if let Some((s, e)) = para.filter(|&p| title(p)) {
@@ -341,8 +341,9 @@ fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
       tags += usize::from(text_after.is_some_and(|t| is_prose(&t)));
     } else if let Some((key, _)) = l.split_once(": ").filter(|_| opens && field_title(l).is_some()) {
       *fields.entry(key).or_default() += 1;
-    } else if opens && blank(k + 1) && is_title_line(l) {
-      let next = (k + 1..lines.len()).find(|&n| !blank(n));
+    } else if opens && is_title_block(paragraph(k)) {
+      let end = (k..lines.len()).take_while(|&n| !blank(n)).last().unwrap_or(k);
+      let next = (end + 1..lines.len()).find(|&n| !blank(n));
       title_lines += usize::from(next.is_some_and(|n| is_prose(paragraph(n))));
     }
   }
@@ -436,6 +437,25 @@ pub fn is_title_line(line: &str) -> bool {
     && !t.starts_with(['<', '>', '{', '[', '`', '|', '#', '/'])
     && !t.contains(['=', '{', '}', ';', '|'])
     && t.split_whitespace().count() <= MAX_TITLE_WORDS
+}
+
+/// A paragraph that is a title line, alone or over the addresses of what it titles (`Ed
+/// Wood` over `https://en.wikipedia.org/wiki/Ed_Wood`), as search results and sources
+/// are headed.
+pub fn is_title_block(paragraph: &str) -> bool {
+  let mut lines = paragraph.lines();
+  lines.next().is_some_and(is_title_line) && {
+    let rest: Vec<&str> = lines.collect();
+    rest.len() <= MAX_ADDRESS_LINES && rest.iter().all(|l| is_address(l.trim()))
+  }
+}
+
+/// A title's addresses are one or two lines (a link, a path; the page's and its archive's).
+const MAX_ADDRESS_LINES: usize = 2;
+
+/// A link or a path alone: one word with a `/` in it.
+fn is_address(line: &str) -> bool {
+  line.contains('/') && !line.contains(char::is_whitespace) && line.len() <= MAX_TAG_LINE
 }
 
 /// A title line longer than this is a sentence that lacks its full stop.
@@ -751,6 +771,18 @@ mod tests {
     );
     let fields = format!("Title: Ed Wood\nEd Wood {prose}\n\nTitle: Tim Burton\nTim Burton {prose}");
     assert_eq!(part(&fields), ["Title: Ed Wood", "Title: Tim Burton"]);
+    // Search results: a title over its address, then the snippet.
+    let results = format!(
+      "Ed Wood\nhttps://en.wikipedia.org/wiki/Ed_Wood\n\nEd Wood {prose}\n\nTim Burton\nhttps://en.wikipedia.org/wiki/Tim_Burton\n\nTim Burton {prose}"
+    );
+    assert_eq!(
+      part(&results),
+      [
+        "Ed Wood\nhttps://en.wikipedia.org/wiki/Ed_Wood",
+        "Tim Burton\nhttps://en.wikipedia.org/wiki/Tim_Burton"
+      ]
+    );
+    assert!(!is_title_block("Ed Wood\nsee the page at https://x.org/ed"));
     // One title: no listing.
     assert!(part(&format!("Ed Wood\n\nEd Wood {prose}")).is_empty());
     // A program's output: its title-like lines stand over no prose.
