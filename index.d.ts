@@ -48,14 +48,34 @@ export interface OpenAIMessage {
   function_call?: { name: string; arguments: string } | null
 }
 
-/** Anthropic Messages API message. */
+/** An Anthropic document or search result block: its text is read under its title. */
+export type AnthropicDocumentBlock =
+  | {
+      type: 'document'
+      /** Plain text or text blocks are read; a PDF, an image, a file by id or a link carries no text. */
+      source: { type: 'text'; media_type?: string; data: string } | { type: 'content'; content: string | ReadonlyArray<{ type: 'text'; text: string } | OtherPart> } | OtherPart
+      title?: string | null
+      context?: string | null
+    }
+  | { type: 'search_result'; source: string; title: string; content: ReadonlyArray<{ type: 'text'; text: string }> }
+
+/**
+ * Anthropic Messages API message: text, thinking (counted, never passed on), tool use and
+ * results, documents and search results (read under their title), server tools
+ * (`server_tool_use` and its `web_search_tool_result`, `web_fetch_tool_result`,
+ * `code_execution_tool_result`, … : a search's titles and addresses, a fetched page's
+ * text, a run's output, an error's code) and MCP (`mcp_tool_use`, `mcp_tool_result`).
+ */
 export interface AnthropicMessage {
   role: 'user' | 'assistant'
   content: string | ReadonlyArray<
     | { type: 'text'; text: string }
     | { type: 'thinking'; thinking: string; signature?: string }
     | { type: 'tool_use'; id: string; name: string; input: unknown }
-    | { type: 'tool_result'; tool_use_id: string; content?: string | ReadonlyArray<{ type: 'text'; text: string } | OtherPart>; is_error?: boolean }
+    | { type: 'tool_result'; tool_use_id: string; content?: string | ReadonlyArray<{ type: 'text'; text: string } | AnthropicDocumentBlock | OtherPart>; is_error?: boolean }
+    | AnthropicDocumentBlock
+    | { type: 'server_tool_use' | 'mcp_tool_use'; id: string; name: string; input: unknown }
+    | { type: `${string}_tool_result`; tool_use_id: string; content?: unknown }
     | OtherPart
   >
 }

@@ -113,10 +113,13 @@ pub(super) enum Key {
   ToolResponse,
   ToolType,
   AudioTranscription,
+  Source,
+  Context,
+  ErrorCode,
 }
 
 impl Key {
-  const NAMES: [&'static str; 63] = [
+  const NAMES: [&'static str; 66] = [
     "role",
     "content",
     "name",
@@ -180,6 +183,9 @@ impl Key {
     "toolResponse",
     "toolType",
     "audioTranscription",
+    "source",
+    "context",
+    "error_code",
   ];
 
   pub(super) fn name(self) -> &'static str {
@@ -429,8 +435,9 @@ impl<'env> Reader<'_, 'env> {
           content: self.tool_output(&output, &|| format!("{}.output", path()))?,
         }
       }
-      // Images, files, audio, redacted thinking, provider-specific parts: no text.
-      _ => Part::Other,
+      // Anthropic documents, search results, server tools and MCP (`anthropic.rs`);
+      // images, files, audio, redacted thinking, provider-specific parts: no text.
+      kind => self.anthropic_block(&p, kind, path)?.unwrap_or(Part::Other),
     };
     out.push(part);
     Ok(())

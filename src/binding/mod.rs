@@ -10,6 +10,7 @@
 // binding looks unused.
 #![cfg_attr(test, allow(dead_code))]
 
+mod anthropic;
 mod args;
 mod extract;
 mod filter;

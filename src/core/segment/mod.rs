@@ -200,8 +200,14 @@ fn segment_with(
       title_lines && (is_titled_tag(stripped) || para.is_none() && field_title(stripped).is_some());
     if indent <= 3 && (is_heading(stripped) || titled) {
       flush(out, &mut para, &mut next_block, heading);
-      open_heading(out, ls, le, &mut heading, &mut next_block);
-      i += 1;
+      // The addresses right under a heading are part of it (`is_title_block`).
+      let addresses = lines[i + 1..]
+        .iter()
+        .take(MAX_ADDRESS_LINES)
+        .take_while(|&&(a, b)| is_address(text[a..b].trim()))
+        .count();
+      open_heading(out, ls, lines[i + addresses].1, &mut heading, &mut next_block);
+      i += 1 + addresses;
       continue;
     }
     if stripped.trim().is_empty() {
@@ -783,6 +789,16 @@ mod tests {
       ]
     );
     assert!(!is_title_block("Ed Wood\nsee the page at https://x.org/ed"));
+    // A heading's addresses right under it are part of it.
+    let headed = cut(
+      "## Ed Wood\nhttps://x.org/ed\n\nHe made films.",
+      Granularity::Sentence,
+    );
+    assert_eq!(
+      headed[0],
+      ("## Ed Wood\nhttps://x.org/ed", Kind::Heading, 0, None)
+    );
+    assert_eq!(headed[1], ("He made films.", Kind::Text, 1, Some(0)));
     // One title: no listing.
     assert!(part(&format!("Ed Wood\n\nEd Wood {prose}")).is_empty());
     // A program's output: its title-like lines stand over no prose.
