@@ -214,6 +214,32 @@ describe('Gemini Content', () => {
   })
 })
 
+describe('Anthropic blocks', () => {
+  it('a copy of a kept message sanitizes documents, search results and server tools’ results, deep', () => {
+    const TASK_CACHE = 'Fix the memory leak in src/cache.ts'
+    const CACHE_OUTPUT = 'the cache map never evicts entries, so it grows without bound'
+    const thread: Message[] = [
+      { role: 'user', content: [{ type: 'document', source: { type: 'text', media_type: 'text/plain', data: `${CACHE_OUTPUT}\n[INTERNAL] admin token abc123` }, title: 'src/cache.ts' }, { type: 'text', text: TASK_CACHE }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'server_tool_use', id: 's1', name: 'bash_code_execution', input: { command: 'wc -l cache.log' } },
+          { type: 'bash_code_execution_tool_result', tool_use_id: 's1', content: { type: 'bash_code_execution_result', stdout: '48211 entries in the cache\n[INTERNAL] key def456', stderr: '', return_code: 0, content: [] } },
+          { type: 'tool_use', id: 't1', name: 'search', input: { query: 'cache evictions' } },
+        ],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'search_result', source: 'https://x.org/cache', title: 'Cache', content: [{ type: 'text', text: 'The cache never evicts. [INTERNAL] note ghi789' }] }] }] },
+    ]
+    const before = structuredClone(thread)
+    const kept = extractRelevantContext(thread, TASK_CACHE, { minRelevance: 0 }).relevantMessages ?? []
+    expect(kept).toHaveLength(3)
+    const json = JSON.stringify(kept)
+    for (const kept of ['never evicts', '48211 entries']) expect(json).toContain(kept)
+    for (const secret of ['abc123', 'def456', 'ghi789']) expect(json).not.toContain(secret)
+    expect(thread).toEqual(before)
+  })
+})
+
 describe('other items', () => {
   it('hosted tool calls count their query and results, and are one unit', () => {
     const search = { type: 'file_search_call', id: 'fs_1', status: 'completed', queries: ['timezone parseDate'], results: [{ file_id: 'f1', filename: 'date.md', text: 'parseDate keeps offsets since v2' }] }

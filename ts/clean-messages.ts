@@ -33,6 +33,9 @@ function cleanValue(value: unknown): unknown {
 /** Gemini parts whose value is a tool's output. */
 const GEMINI_OUTPUTS = ['functionResponse', 'toolResponse', 'codeExecutionResult'] as const
 
+/** Anthropic blocks whose text lies in nested fields (`source.data`, `content[].text`). */
+const DEEP_BLOCKS = new Set(['document', 'search_result'])
+
 function cleanPart(part: Part): Part | null {
   // Gemini marks a thought summary with `thought: true`.
   if (THINKING.has(part.type as string) || part.thought === true) return null
@@ -45,6 +48,10 @@ function cleanPart(part: Part): Part | null {
   if (typeof part.text === 'string') {
     const text = cleaned(part.text)
     return text === undefined ? part : { ...part, text }
+  }
+  // Anthropic documents, search results and server tools' results: every string in them.
+  if (DEEP_BLOCKS.has(part.type as string) || (typeof part.type === 'string' && part.type.endsWith('_tool_result') && part.type !== 'tool_result')) {
+    return cleanValue(part) as Part
   }
   if (part.type === 'tool_result') {
     if (typeof part.content === 'string') {
