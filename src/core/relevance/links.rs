@@ -1,7 +1,9 @@
 //! Titles, and where text names them: the links between sections.
 
 use super::index::fold_ascii;
-use crate::core::segment::{field_title, is_title_line, json_title, tag_title};
+use crate::core::segment::{
+  field_title, is_title_attribute, is_title_element, is_title_line, json_title, tag_title,
+};
 use crate::core::sentences::stands_before_name;
 use crate::core::terms::{is_stop_word, push_folded};
 
@@ -19,6 +21,13 @@ pub(super) fn heading_title(heading: &str) -> String {
     return title(named);
   }
   let t = heading.trim_start_matches('#').trim().trim_end_matches(end);
+  // A numbered heading (`### 3. Ed Wood`), a linked one (`### [Ed Wood](https://…)`).
+  let t = without_mark(t);
+  let t = t
+    .strip_prefix('[')
+    .and_then(|rest| rest.split_once("]("))
+    .filter(|_| t.ends_with(')'))
+    .map_or(t, |(text, _)| text);
   title(t.trim_matches(['*', '_']).trim_end_matches(end))
 }
 
@@ -270,7 +279,7 @@ fn written_title(t: &str) -> Result<Option<String>, ()> {
   if is_title_line(t) {
     return Ok(Some(title(t)));
   }
-  for separator in [" — ", " – ", ": ", " | "] {
+  for separator in [" — ", " – ", ": ", " | ", "\t"] {
     if let Some((name, _)) = t.split_once(separator) {
       // A qualifier closes a title ("Louder Than Bombs (film): …"); a bracket or quote
       // open before the colon is the name's gloss or a note ("Ed Wood (Latin: …", "Michael
@@ -290,6 +299,36 @@ fn written_title(t: &str) -> Result<Option<String>, ()> {
     }
   }
   Ok(None)
+}
+
+/// The text of a title element (`<h3>`, `<title>`: `TITLE_ELEMENTS`) among the tags a lead
+/// opens with.
+fn opening_element_title(t: &str) -> Option<&str> {
+  let mut rest = t;
+  while let Some(after) = rest.strip_prefix('<') {
+    let close = after.find('>')?;
+    let name = &after[..close];
+    rest = &after[close + 1..];
+    if is_title_element(name) {
+      return rest.find("</").map(|end| rest[..end].trim());
+    }
+  }
+  None
+}
+
+/// The value of a title field a lead opens with, up to the next field (`title: Ed Wood
+/// context: …`), the fields being named by one lower-case word.
+fn opening_field_title(t: &str) -> Option<&str> {
+  let (key, value) = t.split_once(": ")?;
+  if !is_title_attribute(key) {
+    return None;
+  }
+  let next = value.match_indices(": ").find_map(|(at, _)| {
+    let key_start = value[..at].rfind(' ')? + 1;
+    let key = &value[key_start..at];
+    (!key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')).then_some(key_start)
+  })?;
+  Some(value[..next].trim())
 }
 
 /// `text` without its groups in parentheses, brackets or braces (a gloss, a note, a
@@ -498,7 +537,24 @@ const MAX_NICKNAME_WORDS: usize = 3;
 fn lead_names_of(t: &str) -> (Vec<String>, usize) {
   // A record's title field on a line of its own (`- title: Ed Wood` over `  text: …`) is
   // its title as written, whatever its case.
-  if let Some(field) = t.split_once('\n').and_then(|(first, _)| field_title(first)) {
+  // So is a record's on one line: an opening title element (`<h3>Ed Wood</h3><p>…`), a
+  // title field before the next field (`title: Ed Wood text: …`), a quoted first cell
+  // (`"Ed Wood","…"`).
+  let one_line = || {
+    opening_element_title(t)
+      .or_else(|| opening_field_title(t))
+      .or_else(|| {
+        t.strip_prefix('"')
+          .and_then(|rest| rest.split_once("\","))
+          .map(|(cell, _)| cell)
+      })
+      .filter(|name| !name.trim().is_empty() && name.len() <= MAX_LEAD_BYTES)
+  };
+  if let Some(field) = t
+    .split_once('\n')
+    .and_then(|(first, _)| field_title(first))
+    .or_else(one_line)
+  {
     return (vec![title(field)], 1);
   }
   // A name opens with a capital, a digit, a quote or bold marks: a line of code or a
@@ -956,6 +1012,15 @@ mod tests {
       Some("ed wood")
     );
     assert_eq!(lead_title("1990 was a year.").as_deref(), Some("1990"));
+    // A record on one line: a title element, a title field, a quoted or tab-ended cell.
+    for record in [
+      "<article><h3>Ed Wood</h3><p>He was an American filmmaker.</p></article>",
+      "title: Ed Wood context: He was an American filmmaker.",
+      "\"Ed Wood\",\"He was an American filmmaker.\"",
+      "Ed Wood\tHe was an American filmmaker.",
+    ] {
+      assert_eq!(lead_title(record).as_deref(), Some("ed wood"), "{record}");
+    }
     assert_eq!(
       lead_title("Harvey Lawrence Pekar (October 8, 1939 – July 12, 2010) was a writer.").as_deref(),
       Some("harvey lawrence pekar")
@@ -1136,6 +1201,14 @@ mod tests {
     ];
     let task = "where is the rio hondo department? who was émile zola?";
     assert_eq!(titles_named_by_task(task, &titles), [true, true, false]);
+    // A heading's number or link is no part of its title.
+    for heading in [
+      "### 3. Ed Wood",
+      "## [Ed Wood](https://en.wikipedia.org/wiki/Ed_Wood)",
+      "## **Ed Wood**",
+    ] {
+      assert_eq!(heading_title(heading), "ed wood", "{heading}");
+    }
   }
 
   /// People are named by a familiar form of their first name and by a middle initial.

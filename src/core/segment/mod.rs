@@ -198,7 +198,8 @@ fn segment_with(
     }
     let titled =
       title_lines && (is_titled_tag(stripped) || para.is_none() && field_title(stripped).is_some());
-    if indent <= 3 && (is_heading(stripped) || titled) {
+    // Markup is indented as it nests: a titled tag heads what follows at any indentation.
+    if indent <= 3 && is_heading(stripped) || titled {
       flush(out, &mut para, &mut next_block, heading);
       // The addresses right under a heading are part of it (`is_title_block`).
       let addresses = lines[i + 1..]
@@ -298,6 +299,14 @@ fn segment_with(
       i = j;
       continue;
     }
+    // Lines longer than hand-wrapped text's were not wrapped: after one that ends a
+    // sentence, a long line is the writer's next record (records a line each, CSV rows).
+    // A short line after a long one (`Source: Ed Wood`, `</doc>`) still belongs to it.
+    let long = |k: usize| lines[k].1 - lines[k].0 > MAX_WRAPPED_LINE;
+    let ends_sentence = |k: usize| text[lines[k].0..lines[k].1].trim_end().ends_with(SENTENCE_ENDS);
+    if i > 0 && long(i - 1) && long(i) && ends_sentence(i - 1) {
+      flush(out, &mut para, &mut next_block, heading);
+    }
     para = Some(match para {
       Some((s, _)) => (s, le),
       None => (ls, le),
@@ -307,6 +316,13 @@ fn segment_with(
   flush(out, &mut para, &mut next_block, heading);
   next_block
 }
+
+/// What a sentence, or a record's last cell, ends with.
+const SENTENCE_ENDS: [char; 6] = ['.', '!', '?', '"', '\u{201d}', '|'];
+
+/// Text wrapped by hand breaks its lines before this many bytes (at 72 to 80 columns,
+/// 100 at most).
+const MAX_WRAPPED_LINE: usize = 100;
 
 /// For each segment, the first segment with the same text (itself when none comes
 /// before it). Agent threads repeat themselves (the same test output after every
@@ -512,10 +528,19 @@ pub fn tag_title(tag: &str) -> Option<&str> {
 /// title-like attribute's (`Title`, `Source`, `Path`…), as a record is printed.
 pub fn field_title(line: &str) -> Option<&str> {
   let (key, value) = line.trim().split_once(": ")?;
-  let known = TITLE_ATTRIBUTES
+  (is_title_attribute(key) && !value.trim().is_empty() && value.len() <= MAX_TITLE_LINE).then(|| value.trim())
+}
+
+/// Whether `key` names a title (`Title`, `source`, `path`…: `TITLE_ATTRIBUTES`).
+pub fn is_title_attribute(key: &str) -> bool {
+  TITLE_ATTRIBUTES
     .iter()
-    .any(|a| a.eq_ignore_ascii_case(key.trim()));
-  (known && !value.trim().is_empty() && value.len() <= MAX_TITLE_LINE).then(|| value.trim())
+    .any(|a| a.eq_ignore_ascii_case(key.trim()))
+}
+
+/// Whether a tag's name (`h3`, `title`) is a title element's (`TITLE_ELEMENTS`).
+pub fn is_title_element(name: &str) -> bool {
+  TITLE_ELEMENTS.iter().any(|e| e.eq_ignore_ascii_case(name))
 }
 
 /// Attributes whose value names what a tag wraps.
@@ -735,6 +760,12 @@ mod tests {
     assert_eq!(tag_title("<source>Tim Burton</source>"), Some("Tim Burton"));
     assert_eq!(tag_title("<div class=\"x\">"), None);
     assert!(!is_titled_tag("</document>"));
+    // Markup nests: a titled tag heads what follows at any indentation.
+    let nested = cut(
+      "<results>\n    <title>Ed Wood</title>\n    <snippet>He made films.</snippet>\n</results>",
+      Granularity::Sentence,
+    );
+    assert_eq!(nested[1], ("<title>Ed Wood</title>", Kind::Heading, 1, None));
     // A tag that wraps nothing titles nothing.
     assert!(!is_titled_tag(
       "<meta name=\"viewport\" content=\"width=device-width\">"
@@ -807,6 +838,23 @@ mod tests {
     // An HTML page's head: its titled tags stand over markup.
     let page = "<html>\n<head>\n<title>Test Documentation</title>\n<link rel=\"stylesheet\" href=\"a.css\" />\n<script src=\"a.js\"></script>\n</head>\n<body>\n<h1>Test Documentation<a class=\"headerlink\" href=\"#t\">x</a></h1>\n<p>Hi.</p>";
     assert!(part(page).is_empty(), "{:?}", part(page));
+  }
+
+  /// Records a long line each (CSV rows, one-line documents) are paragraphs apart; a
+  /// paragraph wrapped over long lines, or closed by a short note, is one.
+  #[test]
+  fn long_lines_that_end_sentences_are_records_apart() {
+    let row = |title: &str| {
+      format!("\"{title}\",\"{title} was an American filmmaker, actor and writer who made low-budget films in the 1950s.\"")
+    };
+    let csv = format!("title,text\n{}\n{}", row("Ed Wood"), row("Tim Burton"));
+    let blocks: Vec<usize> = cut(&csv, Granularity::Sentence).iter().map(|p| p.2).collect();
+    assert_eq!(blocks.first(), Some(&0));
+    assert_eq!(blocks.last(), Some(&1), "{:?}", cut(&csv, Granularity::Sentence));
+    let wrapped = "Your task is to make the minimal changes to non-test files in the workspace directory so that the\nrequirements specified in the issue description are met, and to keep every other test passing as it does.";
+    assert!(cut(wrapped, Granularity::Sentence).iter().all(|p| p.2 == 0));
+    let noted = format!("{}\nSource: Ed Wood", row("Ed Wood"));
+    assert!(cut(&noted, Granularity::Sentence).iter().all(|p| p.2 == 0));
   }
 
   #[test]
