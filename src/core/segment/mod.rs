@@ -73,7 +73,18 @@ pub fn segment(
   out: &mut Vec<Segment>,
   next_block: usize,
 ) -> usize {
-  segment_with(text, offset, message, granularity, out, next_block, true)
+  segment_with(
+    text,
+    offset,
+    message,
+    granularity,
+    out,
+    next_block,
+    Reading {
+      title_lines: true,
+      fenced: false,
+    },
+  )
 }
 
 /// `segment` for a part of a message: `#` headings head what follows, and the other
@@ -89,7 +100,29 @@ pub fn segment_part(
   out: &mut Vec<Segment>,
   next_block: usize,
 ) -> usize {
-  segment_with(text, offset, message, granularity, out, next_block, false)
+  segment_with(
+    text,
+    offset,
+    message,
+    granularity,
+    out,
+    next_block,
+    Reading {
+      title_lines: false,
+      fenced: false,
+    },
+  )
+}
+
+/// How a text is read.
+#[derive(Clone, Copy)]
+struct Reading {
+  /// Whether title lines, titled tags and title fields head what follows (a document), or
+  /// only where they recur (a message's part: `titles_recur`).
+  title_lines: bool,
+  /// Inside a fence read as a document: a fence in it is not read again (the recursion
+  /// stays one level deep).
+  fenced: bool,
 }
 
 fn segment_with(
@@ -99,8 +132,9 @@ fn segment_with(
   granularity: Granularity,
   out: &mut Vec<Segment>,
   mut next_block: usize,
-  title_lines: bool,
+  reading: Reading,
 ) -> usize {
+  let Reading { title_lines, fenced } = reading;
   let mut heading: Option<usize> = None;
   let push =
     |out: &mut Vec<Segment>, start: usize, end: usize, kind: Kind, block: usize, heading: Option<usize>| {
@@ -134,6 +168,9 @@ fn segment_with(
   let lines = line_spans(text);
   let title_lines = title_lines || titles_recur(text, &lines);
   let mut i = 0;
+  // Whether JSON after the text's opening lines has been tried as records (once: a text
+  // of many lines opening with `[` would otherwise be scanned again from each).
+  let mut json_tried = false;
   // The paragraph being gathered: its start and end offsets.
   let mut para: Option<(usize, usize)> = None;
   let flush = |out: &mut Vec<Segment>,
@@ -190,11 +227,55 @@ fn segment_with(
         }
         j += 1;
       }
+      // A fence that holds a document (JSON records, markdown) is read as one: its records
+      // and sections are units, its fence lines units of their own.
+      let info = stripped[fence_len..].trim();
+      if j > i + 1 && granularity != Granularity::Message && !fenced {
+        let (a, b) = (lines[i + 1].0, lines[j - 1].1);
+        if matches!(info, "markdown" | "md") || json::records(&text[a..b], granularity).is_some() {
+          push(out, ls, le, Kind::Text, next_block, heading);
+          next_block = segment_with(
+            &text[a..b],
+            offset + a,
+            message,
+            granularity,
+            out,
+            next_block + 1,
+            Reading {
+              fenced: true,
+              ..reading
+            },
+          );
+          if let Some(&(cs, ce)) = lines.get(j) {
+            push(out, cs, ce, Kind::Text, next_block, heading);
+            next_block += 1;
+          }
+          i = j + 1;
+          continue;
+        }
+      }
       let end = lines[j.min(lines.len() - 1)].1;
       push(out, ls, end, Kind::Code, next_block, heading);
       next_block += 1;
       i = j + 1;
       continue;
+    }
+    // JSON records after a few lines of text (`Found 10 results:` over the list) are read
+    // as records, as a text that is all JSON is.
+    if !json_tried && granularity != Granularity::Message && stripped.starts_with(['[', '{']) {
+      json_tried = true;
+      if json::records(&text[ls..], granularity).is_some() {
+        flush(out, &mut para, &mut next_block, heading);
+        return segment_with(
+          &text[ls..],
+          offset + ls,
+          message,
+          granularity,
+          out,
+          next_block,
+          reading,
+        );
+      }
     }
     let titled =
       title_lines && (is_titled_tag(stripped) || para.is_none() && field_title(stripped).is_some());
@@ -855,6 +936,42 @@ mod tests {
     assert!(cut(wrapped, Granularity::Sentence).iter().all(|p| p.2 == 0));
     let noted = format!("{}\nSource: Ed Wood", row("Ed Wood"));
     assert!(cut(&noted, Granularity::Sentence).iter().all(|p| p.2 == 0));
+  }
+
+  /// JSON records after a line of text, or in a fence, and markdown in a fence, are read as
+  /// they are read alone; a fence of code stays whole.
+  #[test]
+  fn documents_after_text_or_in_a_fence_are_read_as_documents() {
+    let json = r#"[{"title":"Ed Wood","text":"He made films."},{"title":"Tim Burton","text":"He was born in Burbank."}]"#;
+    let headings = |text: &str| -> Vec<String> {
+      cut(text, Granularity::Sentence)
+        .into_iter()
+        .filter(|p| p.1 == Kind::Heading)
+        .map(|p| p.0.to_owned())
+        .collect()
+    };
+    let alone = headings(json);
+    assert_eq!(alone.len(), 2);
+    for text in [
+      format!("Found 2 results:\n{json}"),
+      format!("Here they are:\n\n```json\n{json}\n```"),
+      format!("# Notes\n\n{json}"),
+    ] {
+      assert_eq!(
+        headings(&text).iter().filter(|h| h.contains('{')).count(),
+        2,
+        "{text}"
+      );
+    }
+    let markdown = headings(
+      "Notes:\n\n```markdown\n## Ed Wood\nHe made films.\n\n## Tim Burton\nHe was born in Burbank.\n```",
+    );
+    assert_eq!(markdown, ["## Ed Wood", "## Tim Burton"]);
+    let code = cut("```python\nprint([{'title': 1}])\n```", Granularity::Sentence);
+    assert_eq!(
+      code,
+      [("```python\nprint([{'title': 1}])\n```", Kind::Code, 0, None)]
+    );
   }
 
   #[test]
