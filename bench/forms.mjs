@@ -144,6 +144,25 @@ function searchJsonThread(q) {
   return [{ role: 'user', content: q.question }, { role: 'assistant', content: null, tool_calls: [call] }, { role: 'tool', tool_call_id: 'call_1', content: results }, { role: 'assistant', content: FINAL_NOTE }]
 }
 
+/** Anthropic: ten `document` blocks (plain text, titled) in the user's message before the question. */
+function anthropicDocuments(q) {
+  const documents = q.paragraphs.map((p) => ({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: paragraphText(p) }, title: p.title }))
+  return [{ role: 'user', content: [...documents, { type: 'text', text: q.question }] }]
+}
+
+/** Anthropic: one `search` tool use whose `tool_result` holds ten `search_result` blocks. */
+function anthropicSearch(q) {
+  const results = q.paragraphs.map((p) => ({ type: 'search_result', source: wiki(p.title), title: p.title, content: [{ type: 'text', text: paragraphText(p) }] }))
+  return [
+    { role: 'user', content: q.question },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'search', input: { query: q.question } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: results }] },
+  ]
+}
+
+/** A CSV cell, quoted only where it must be (RFC 4180). */
+const csvCell = (cell) => (/[",\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell)
+
 /** Extraction forms: `render(q)` gives a string or a message array. */
 export const EXTRACTION_FORMS = [
   // The extraction benchmark's own layout (bench/extract.mjs renderHotpot), byte for byte.
@@ -177,6 +196,12 @@ export const EXTRACTION_FORMS = [
   { name: 'table', note: 'a markdown table `| title | text |`, one row per paragraph', render: (q) => `| title | text |\n|---|---|\n${q.paragraphs.map((p) => `| ${p.title} | ${paragraphText(p)} |`).join('\n')}` },
   { name: 'json-array', note: 'one JSON document: `[{"title", "text"}]`, as `JSON.stringify(…, null, 2)` prints it', render: (q) => JSON.stringify(q.paragraphs.map((p) => ({ title: p.title, text: paragraphText(p) })), null, 2) },
   { name: 'search-json', note: 'OpenAI Chat: one `web_search {query: <question>}` whose result is `JSON.stringify({results: [{title, url, snippet}]})`', render: searchJsonThread },
+  { name: 'answer-bullets', note: 'OpenAI Chat: the question, then one assistant message of bulleted notes `- **<title>**: <sentences>`', render: (q) => [{ role: 'user', content: q.question }, { role: 'assistant', content: q.paragraphs.map((p) => `- **${p.title}**: ${paragraphText(p)}`).join('\n') }] },
+  { name: 'result-titles', note: 'OpenAI Chat: one `search {query: <question>}` whose result lists `<title>` over its address, a blank line, the paragraph', render: (q) => [{ role: 'user', content: q.question }, { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'search', arguments: JSON.stringify({ query: q.question }) } }] }, { role: 'tool', tool_call_id: 'call_1', content: q.paragraphs.map((p) => `${p.title}\n${wiki(p.title)}\n\n${paragraphText(p)}`).join('\n\n') }] },
+  { name: 'anthropic-documents', note: 'Anthropic: `document` blocks (`source: {type: "text"}`, `title`) in the user message, the question after them', render: anthropicDocuments },
+  { name: 'anthropic-search', note: 'Anthropic: one `search` tool use; its `tool_result` holds `search_result` blocks (`title`, `source`, text content)', render: anthropicSearch },
+  { name: 'csv', note: 'CSV `title,text`, a row per paragraph, cells quoted where they must be (recall read with `""` unescaped)', unescape: (text) => text.replaceAll('""', '"'), render: (q) => `title,text\n${q.paragraphs.map((p) => `${csvCell(p.title)},${csvCell(paragraphText(p))}`).join('\n')}` },
+  { name: 'json-fence', note: 'OpenAI Chat: an assistant message, a line of prose over a ```json fence holding `[{title, text}]`', render: (q) => [{ role: 'user', content: q.question }, { role: 'assistant', content: `Here are the documents I found:\n\n\`\`\`json\n${JSON.stringify(q.paragraphs.map((p) => ({ title: p.title, text: paragraphText(p) })), null, 2)}\n\`\`\`` }] },
 ]
 
 // Reports for `filterSubagentResult`: a citation style (how a sentence or paragraph names its
@@ -387,7 +412,8 @@ function measureOne(form, kind, q, peer) {
   if (kind === 'extract') {
     const r = extractRelevantContext(context, q.question, { maxTokens: budget })
     row.ms = performance.now() - t0
-    row.recall = recall(q, r.relevantContext)
+    // A form that escapes quotes its own way (CSV's `""`) reads its output unescaped.
+    row.recall = recall(q, form.unescape ? form.unescape(r.relevantContext) : r.relevantContext)
     row.over = countTokens(r.relevantContext) > budget || (isThread && r.relevantMessages && countMessageTokens(r.relevantMessages) > budget)
     if (peer) row.peer = recall(q, isThread ? bm25Thread(context, q.question, budget) : bm25Sentences(context, q.question, budget))
   } else {

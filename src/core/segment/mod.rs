@@ -385,7 +385,11 @@ fn segment_with(
     // A short line after a long one (`Source: Ed Wood`, `</doc>`) still belongs to it.
     let long = |k: usize| lines[k].1 - lines[k].0 > MAX_WRAPPED_LINE;
     let ends_sentence = |k: usize| text[lines[k].0..lines[k].1].trim_end().ends_with(SENTENCE_ENDS);
-    if i > 0 && long(i - 1) && long(i) && ends_sentence(i - 1) {
+    // A run of records starts at a long line followed by one: a short line over it (a
+    // CSV's header) is no part of the first.
+    let record = |k: usize| k < lines.len() && long(k) && ends_sentence(k);
+    let run_starts = record(i) && record(i + 1);
+    if i > 0 && (long(i - 1) && long(i) && ends_sentence(i - 1) || run_starts) {
       flush(out, &mut para, &mut next_block, heading);
     }
     para = Some(match para {
@@ -929,9 +933,11 @@ mod tests {
       format!("\"{title}\",\"{title} was an American filmmaker, actor and writer who made low-budget films in the 1950s.\"")
     };
     let csv = format!("title,text\n{}\n{}", row("Ed Wood"), row("Tim Burton"));
-    let blocks: Vec<usize> = cut(&csv, Granularity::Sentence).iter().map(|p| p.2).collect();
-    assert_eq!(blocks.first(), Some(&0));
-    assert_eq!(blocks.last(), Some(&1), "{:?}", cut(&csv, Granularity::Sentence));
+    // The header, then a block per row.
+    let got = cut(&csv, Granularity::Sentence);
+    assert_eq!(got[0], ("title,text", Kind::Text, 0, None));
+    assert!(got[1].0.starts_with("\"Ed Wood\"") && got[1].2 == 1, "{got:?}");
+    assert!(got.last().is_some_and(|p| p.2 == 2), "{got:?}");
     let wrapped = "Your task is to make the minimal changes to non-test files in the workspace directory so that the\nrequirements specified in the issue description are met, and to keep every other test passing as it does.";
     assert!(cut(wrapped, Granularity::Sentence).iter().all(|p| p.2 == 0));
     let noted = format!("{}\nSource: Ed Wood", row("Ed Wood"));
