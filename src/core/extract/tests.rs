@@ -1226,7 +1226,10 @@ fn documents_in_one_piece_are_read_one_by_one() {
     .iter()
     .map(|(title, text)| format!("- **{title}**: {text}"))
     .collect();
+  let mut answers = vec![Message::text("user", FILM_TASK)];
+  answers.extend(paragraphs.iter().map(|p| Message::text("assistant", p)));
   let threads = [
+    ("an answer's messages, a paragraph each", answers, 80),
     (
       "an answer's bulleted notes",
       vec![

@@ -191,6 +191,9 @@ pub fn scores_with(
       _ => (Vec::new(), Naming::Written),
     }
   };
+  // Where the task is quoted, per unit (see `quoting` below).
+  let quotes_found = quote_finds(&index.folded, segments, &container_of, &query.text);
+  let quoted_unit = quoting_sections(&quotes_found, &section_of, sections);
   let title: Vec<(Vec<String>, Naming)> = span
     .iter()
     .enumerate()
@@ -206,6 +209,11 @@ pub fn scores_with(
         // A call that names nothing (`next_page {"page": 2}`) is titled by its result's
         // lead, as a paragraph is.
         Kind::Call if whole && asks_for_nothing(&text[s.start..s.end]) => lead(first + 1),
+        // A role line names nothing: a message is titled by its lead, as a paragraph is,
+        // unless it quotes the task (a question names what it asks about, not itself).
+        // Not with siblings, where messages are whole units of ownership (leads read there
+        // moved the threads' sibling share of the text from 1.53 % to 1.71 %).
+        Kind::Role if whole && !whole_messages && !quoted_unit[k] => lead(first + 1),
         _ if is_section_start(s.kind) && whole => start_names(s),
         _ if is_section_start(s.kind) => lead(first + 1),
         // A paragraph or item that opens a unit (no heading, or a further paragraph
@@ -263,8 +271,7 @@ pub fn scores_with(
   // A call that asks for the task itself (a search for the question) quotes it too.
   // A quote is sought in units and in whole sections: where a message quotes the task
   // over several of its units and none holds it alone, each of them quotes it.
-  let quotes_found = quote_finds(&index.folded, segments, &container_of, &query.text);
-  let mut quoting = quoting_sections(&quotes_found, &section_of, sections);
+  let mut quoting = quoted_unit;
   let mut spread = if split {
     quoting_sections(&quotes_found, &container_of, containers)
   } else {
