@@ -20,7 +20,11 @@ pub(super) fn heading_title(heading: &str) -> String {
   if let Some(named) = tag_title(heading).or_else(|| field_title(heading)) {
     return title(named);
   }
-  let t = heading.trim_start_matches('#').trim().trim_end_matches(end);
+  let t = heading
+    .trim_start_matches(['#', '='])
+    .trim_end_matches('=')
+    .trim()
+    .trim_end_matches(end);
   // A numbered heading (`### 3. Ed Wood`), a linked one (`### [Ed Wood](https://…)`).
   let t = without_mark(t);
   let t = t
@@ -1206,6 +1210,7 @@ mod tests {
       "### 3. Ed Wood",
       "## [Ed Wood](https://en.wikipedia.org/wiki/Ed_Wood)",
       "## **Ed Wood**",
+      "== Ed Wood ==",
     ] {
       assert_eq!(heading_title(heading), "ed wood", "{heading}");
     }

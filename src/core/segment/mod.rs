@@ -280,7 +280,7 @@ fn segment_with(
     let titled =
       title_lines && (is_titled_tag(stripped) || para.is_none() && field_title(stripped).is_some());
     // Markup is indented as it nests: a titled tag heads what follows at any indentation.
-    if indent <= 3 && is_heading(stripped) || titled {
+    if indent <= 3 && (is_heading(stripped) || title_lines && is_wiki_heading(stripped)) || titled {
       flush(out, &mut para, &mut next_block, heading);
       // The addresses right under a heading are part of it (`is_title_block`).
       let addresses = lines[i + 1..]
@@ -613,7 +613,9 @@ pub fn tag_title(tag: &str) -> Option<&str> {
 /// title-like attribute's (`Title`, `Source`, `Path`…), as a record is printed.
 pub fn field_title(line: &str) -> Option<&str> {
   let (key, value) = line.trim().split_once(": ")?;
-  (is_title_attribute(key) && !value.trim().is_empty() && value.len() <= MAX_TITLE_LINE).then(|| value.trim())
+  // A value may be quoted, as YAML and JSON write it.
+  let value = value.trim().trim_matches('"').trim();
+  (is_title_attribute(key) && !value.is_empty() && value.len() <= MAX_TITLE_LINE).then_some(value)
 }
 
 /// Whether `key` names a title (`Title`, `source`, `path`…: `TITLE_ATTRIBUTES`).
@@ -628,8 +630,9 @@ pub fn is_title_element(name: &str) -> bool {
   TITLE_ELEMENTS.iter().any(|e| e.eq_ignore_ascii_case(name))
 }
 
-/// Attributes whose value names what a tag wraps.
-const TITLE_ATTRIBUTES: [&str; 6] = ["title", "name", "source", "path", "file", "filename"];
+/// Attributes whose value names what a tag wraps (`page`: LangChain's Wikipedia tool
+/// prints `Page: Ed Wood` over each summary).
+const TITLE_ATTRIBUTES: [&str; 7] = ["title", "name", "source", "path", "file", "filename", "page"];
 /// Elements whose text names what is wrapped around them, or what follows them (HTML's
 /// headings).
 const TITLE_ELEMENTS: [&str; 9] = ["title", "source", "name", "h1", "h2", "h3", "h4", "h5", "h6"];
@@ -645,6 +648,18 @@ fn is_setext_underline(line: &str) -> bool {
 fn is_heading(line: &str) -> bool {
   let hashes = line.bytes().take_while(|&c| c == b'#').count();
   (1..=6).contains(&hashes) && line[hashes..].starts_with([' ', '\t']) && !line[hashes..].trim().is_empty()
+}
+
+/// MediaWiki's heading (`== Ed Wood ==`). Read where title lines are (a program's output
+/// marks its lines so too: `=== case 1 ===`).
+fn is_wiki_heading(line: &str) -> bool {
+  let t = line.trim_end();
+  let marks = t.bytes().take_while(|&c| c == b'=').count();
+  (2..=6).contains(&marks)
+    && t.len() > 2 * marks + 1
+    && t[marks..].starts_with(' ')
+    && t.ends_with(&t[..marks])
+    && !t[marks..t.len() - marks].trim().is_empty()
 }
 
 /// The length of a list item's mark and the spaces after it (`- `, `12. `, a table row's
@@ -865,6 +880,29 @@ mod tests {
     assert_eq!(record[0], ("Title: Ed Wood", Kind::Heading, 0, None));
     assert_eq!(record[1], ("He made films.", Kind::Text, 1, Some(0)));
     assert_eq!(field_title("Path: src/a.ts"), Some("src/a.ts"));
+    // Quoted as YAML writes it; LangChain's Wikipedia tool prints `Page:`.
+    assert_eq!(
+      field_title("- title: \"Ed Wood\"".trim_start_matches("- ")),
+      Some("Ed Wood")
+    );
+    assert_eq!(field_title("Page: Ed Wood"), Some("Ed Wood"));
+    // MediaWiki's headings, in a document; not in a message's part (a program's output).
+    let wiki = "== Ed Wood ==\nHe made films.\n\n== Tim Burton ==\nHe was born in Burbank.";
+    assert_eq!(
+      cut(wiki, Granularity::Sentence)[0],
+      ("== Ed Wood ==", Kind::Heading, 0, None)
+    );
+    let mut out = Vec::new();
+    segment_part(
+      "=== case 1 ===\nValue: 2\n\n=== case 2 ===\nValue: 3",
+      0,
+      0,
+      Granularity::Sentence,
+      &mut out,
+      0,
+    );
+    assert!(out.iter().all(|s| s.kind != Kind::Heading));
+    assert!(!is_wiki_heading("====") && !is_wiki_heading("== a") && !is_wiki_heading("==  =="));
     assert_eq!(field_title("Note: it failed"), None);
   }
 
