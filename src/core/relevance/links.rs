@@ -244,7 +244,7 @@ fn string_values(json: &str) -> impl Iterator<Item = String> + '_ {
 }
 
 /// A lead without its item's mark: a bullet, a number (`1.`, `2)`), a search result's
-/// index (`[2]`, `(2)`), or a table row's opening `|`.
+/// index (`[2]`, `(2)`), a table row's opening `|`, or a block quote's `>`.
 fn without_mark(lead: &str) -> &str {
   let t = lead.trim_start();
   for (open, close) in [('[', ']'), ('(', ')')] {
@@ -262,7 +262,7 @@ fn without_mark(lead: &str) -> &str {
   match t[digits..].strip_prefix(['.', ')']) {
     Some(rest) if digits > 0 && rest.starts_with(' ') => rest.trim_start(),
     _ => t
-      .strip_prefix(['-', '*', '+', '|'])
+      .strip_prefix(['-', '*', '+', '|', '>'])
       .map_or(t, |rest| rest.trim_start()),
   }
 }
@@ -1017,6 +1017,10 @@ mod tests {
     );
     assert_eq!(lead_title("1990 was a year.").as_deref(), Some("1990"));
     // A record on one line: a title element, a title field, a quoted or tab-ended cell.
+    assert_eq!(
+      lead_title("> Ed Wood was an American filmmaker.").as_deref(),
+      Some("ed wood")
+    );
     for record in [
       "<article><h3>Ed Wood</h3><p>He was an American filmmaker.</p></article>",
       "title: Ed Wood context: He was an American filmmaker.",
