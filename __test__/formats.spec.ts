@@ -215,6 +215,25 @@ describe('Gemini Content', () => {
 })
 
 describe('Anthropic blocks', () => {
+  it('content that holds itself, or is nested past any message, is refused with a TypeError', () => {
+    const cycle: unknown[] = []
+    cycle.push(cycle)
+    let deep: unknown[] = []
+    for (let i = 0; i < 20_000; i++) deep = [deep]
+    const selfSearch = { type: 'search_result', source: 's', title: 't', content: [] as unknown[] }
+    selfSearch.content.push(selfSearch)
+    const threads = [
+      [{ role: 'assistant', content: [{ type: 'web_search_tool_result', tool_use_id: 's1', content: cycle }] }],
+      [{ role: 'assistant', content: [{ type: 'web_search_tool_result', tool_use_id: 's1', content: deep }] }],
+      [{ role: 'user', content: [selfSearch] }],
+      [{ type: 'function_call_output', call_id: 'c1', output: cycle }],
+    ] as unknown as Message[][]
+    for (const thread of threads) {
+      expect(() => extractRelevantContext(thread, 'task')).toThrow(TypeError)
+      expect(() => countMessageTokens(thread)).toThrow(/nested more than 64 levels deep \(or holds itself\)/)
+    }
+  })
+
   it('a copy of a kept message sanitizes documents, search results and server tools’ results, deep', () => {
     const TASK_CACHE = 'Fix the memory leak in src/cache.ts'
     const CACHE_OUTPUT = 'the cache map never evicts entries, so it grows without bound'

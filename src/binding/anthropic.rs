@@ -108,7 +108,8 @@ impl<'env> Reader<'_, 'env> {
         let mut texts = Vec::new();
         for j in 0..array.get_array_length()? {
           let item: Unknown = array.get_element(j)?;
-          let text = self.server_result_text(&item, &|| format!("{}[{j}]", path()))?;
+          let item_path = || format!("{}[{j}]", path());
+          let text = self.nest(&item_path, |r| r.server_result_text(&item, &item_path))?;
           if !text.trim().is_empty() {
             texts.push(text.trim_end().to_owned());
           }
@@ -133,8 +134,9 @@ impl<'env> Reader<'_, 'env> {
             let text = match document.get_type()? {
               ValueType::Object if !document.is_array()? => {
                 let d = unsafe { document.cast::<Object>() }?;
+                let dpath = || format!("{}.content", path());
                 self
-                  .document_text(&d, &|| format!("{}.content", path()))?
+                  .nest(&dpath, |r| r.document_text(&d, &dpath))?
                   .unwrap_or_default()
               }
               _ => String::new(),

@@ -179,7 +179,8 @@ impl<'env> Reader<'_, 'env> {
         let mut texts = Vec::new();
         for j in 0..array.get_array_length()? {
           let item: Unknown = array.get_element(j)?;
-          let text = self.output_text(&item, &|| format!("{}[{j}]", path()))?;
+          let item_path = || format!("{}[{j}]", path());
+          let text = self.nest(&item_path, |r| r.output_text(&item, &item_path))?;
           if !text.is_empty() {
             texts.push(text);
           }

@@ -36,6 +36,7 @@ pub fn read_messages(env: &Env, call: Call, param: &str, value: &Unknown) -> Che
     keys,
     stringify: None,
     ordinals: Ordinals::default(),
+    nesting: 0,
   };
   let mut messages = Vec::with_capacity(len as usize);
   for i in 0..len {
@@ -200,12 +201,34 @@ pub(super) struct Reader<'a, 'env> {
   stringify: Option<Function<'env, Unknown<'env>, Unknown<'env>>>,
   /// Gemini calls and responses without an id, counted to pair them (`gemini.rs`).
   pub(super) ordinals: Ordinals,
+  /// How deep the content being read is nested (`nest`).
+  nesting: usize,
 }
+
+/// Content nested deeper than this (parts in results in parts…) is no message a model is
+/// shown, but a cycle (an array that holds itself) or a hostile input: it is refused
+/// before reading it exhausts the stack.
+const MAX_NESTING: usize = 64;
 
 /// A lazily built path like `messages[3].content[0]`, for error messages only.
 pub(super) type Path<'p> = &'p dyn Fn() -> String;
 
 impl<'env> Reader<'_, 'env> {
+  /// `read` one level of nested content deeper: refused past `MAX_NESTING`.
+  pub(super) fn nest<T>(&mut self, path: Path, read: impl FnOnce(&mut Self) -> Checked<T>) -> Checked<T> {
+    if self.nesting >= MAX_NESTING {
+      return Err(Refusal::Type(format!(
+        "{}: `{}` is nested more than {MAX_NESTING} levels deep (or holds itself)",
+        self.call.0,
+        path()
+      )));
+    }
+    self.nesting += 1;
+    let read = read(self);
+    self.nesting -= 1;
+    read
+  }
+
   pub(super) fn refuse(&self, path: Path, field: &str, expected: &str, got: &Unknown) -> Refusal {
     Refusal::Type(format!(
       "{}: `{}{field}` must be {expected}, got {}",
@@ -349,7 +372,8 @@ impl<'env> Reader<'_, 'env> {
         let array = unsafe { content.cast::<Object>() }?;
         for j in 0..array.get_array_length()? {
           let item: Unknown = array.get_element(j)?;
-          self.part(&item, &|| format!("{}.content[{j}]", path()), parts)?;
+          let item_path = || format!("{}.content[{j}]", path());
+          self.nest(&item_path, |r| r.part(&item, &item_path, parts))?;
         }
         Ok(())
       }
