@@ -50,7 +50,7 @@ function cleanPart(part: Part): Part | null {
     return text === undefined ? part : { ...part, text }
   }
   // Anthropic documents, search results and server tools' results: every string in them.
-  if (DEEP_BLOCKS.has(part.type as string) || (typeof part.type === 'string' && part.type.endsWith('_tool_result') && part.type !== 'tool_result')) {
+  if (DEEP_BLOCKS.has(part.type as string) || (typeof part.type === 'string' && part.type.endsWith('_tool_result'))) {
     return cleanValue(part) as Part
   }
   if (part.type === 'tool_result') {

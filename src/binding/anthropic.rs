@@ -2,8 +2,9 @@
 //! documents (`document`, plain text or content blocks) and search results
 //! (`search_result`), read as text under their title, as a model is shown them; server
 //! tools (`server_tool_use` and its `*_tool_result`: web search, web fetch, code
-//! execution, bash, text editor, tool search) and MCP (`mcp_tool_use`, `mcp_tool_result`),
-//! read as calls and results. A PDF, an image or a file by id carries no text.
+//! execution, bash, text editor, tool search) and MCP (`mcp_tool_result`), read as
+//! results (their calls are read as `tool_use` is). A PDF, an image or a file by id
+//! carries no text.
 
 use napi::bindgen_prelude::*;
 
@@ -24,14 +25,6 @@ impl<'env> Reader<'_, 'env> {
         Some(text) => Part::Text(text),
         None => Part::Other,
       },
-      "server_tool_use" | "mcp_tool_use" => {
-        let input = self.get(p, Key::Input)?;
-        Part::ToolCall {
-          id: self.string(p, Key::Id, path)?.unwrap_or_default(),
-          name: self.required_string(p, Key::Name, path)?,
-          arguments: self.json_text(&input, &|| format!("{}.input", path()))?,
-        }
-      }
       // `mcp_tool_result`, `web_search_tool_result`, `code_execution_tool_result`, …
       kind if kind.ends_with("_tool_result") => {
         let content = self.get(p, Key::Content)?;

@@ -421,8 +421,8 @@ impl<'env> Reader<'_, 'env> {
           Part::Other
         }
       }
-      // Anthropic
-      "tool_use" => {
+      // Anthropic (a server tool's or an MCP server's call too)
+      "tool_use" | "server_tool_use" | "mcp_tool_use" => {
         let input = self.get(&p, Key::Input)?;
         Part::ToolCall {
           id: self.string(&p, Key::Id, path)?.unwrap_or_default(),

@@ -7,8 +7,8 @@ use crate::core::segment::{
 use crate::core::sentences::stands_before_name;
 use crate::core::terms::{is_stop_word, push_folded};
 
-/// A heading's title, case-folded: without `#` marks, or the bold marks and the colon or
-/// full stop of a bold lead (see `title`).
+/// A heading's title, case-folded: without `#` or `==` marks, a number (`3.`), a link's
+/// address, or the bold marks and the colon or full stop of a bold lead (see `title`).
 pub(super) fn heading_title(heading: &str) -> String {
   // A JSON record's heading: the value of its title member.
   if let Some(named) = json_title(heading) {
@@ -268,8 +268,8 @@ fn without_mark(lead: &str) -> &str {
 }
 
 /// A title a lead writes as one: bold (`**Ed Wood**: …`), a line of its own (`Ed Wood`
-/// over the text), or short before a dash, a colon or a table's next cell (`Ed Wood — …`,
-/// `| Ed Wood | …`). `Err` for a bold mark
+/// over the text), or short before a dash, a colon, a tab or a table's next cell (`Ed Wood
+/// — …`, `| Ed Wood | …`). `Err` for a bold mark
 /// never closed.
 fn written_title(t: &str) -> Result<Option<String>, ()> {
   for mark in ["**", "__"] {

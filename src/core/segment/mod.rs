@@ -1,8 +1,9 @@
 //! Cutting text into the units extraction keeps or drops, respecting its structure:
 //! markdown headings, paragraphs, list items, table rows and fenced code blocks (never
-//! cut inside here; only extraction cuts a block that alone exceeds its budget: `cut`),
-//! or a JSON text's records (`json`), then sentences by Unicode rules (UAX #29) at the
-//! finest granularity.
+//! cut inside here; only extraction cuts a block that alone exceeds its budget: `cut`;
+//! a fence that holds JSON records or markdown is read as that document), or a JSON
+//! text's records (`json`), then sentences by Unicode rules (UAX #29) at the finest
+//! granularity.
 //!
 //! A segment is a byte range of the source text, so whatever is kept is the source's
 //! own text, byte for byte.
@@ -228,28 +229,24 @@ fn segment_with(
         j += 1;
       }
       // A fence that holds a document (JSON records, markdown) is read as one: its records
-      // and sections are units, its fence lines units of their own.
+      // and sections are units. Its fence lines are in none, so that no kept record leaves
+      // a fence open in what is kept.
       let info = stripped[fence_len..].trim();
-      if j > i + 1 && granularity != Granularity::Message && !fenced {
+      if j > i + 1 && !fenced {
         let (a, b) = (lines[i + 1].0, lines[j - 1].1);
         if matches!(info, "markdown" | "md") || json::records(&text[a..b], granularity).is_some() {
-          push(out, ls, le, Kind::Text, next_block, heading);
           next_block = segment_with(
             &text[a..b],
             offset + a,
             message,
             granularity,
             out,
-            next_block + 1,
+            next_block,
             Reading {
               fenced: true,
               ..reading
             },
           );
-          if let Some(&(cs, ce)) = lines.get(j) {
-            push(out, cs, ce, Kind::Text, next_block, heading);
-            next_block += 1;
-          }
           i = j + 1;
           continue;
         }
@@ -262,7 +259,7 @@ fn segment_with(
     }
     // JSON records after a few lines of text (`Found 10 results:` over the list) are read
     // as records, as a text that is all JSON is.
-    if !json_tried && granularity != Granularity::Message && stripped.starts_with(['[', '{']) {
+    if !json_tried && stripped.starts_with(['[', '{']) {
       json_tried = true;
       if json::records(&text[ls..], granularity).is_some() {
         flush(out, &mut para, &mut next_block, heading);
@@ -277,10 +274,10 @@ fn segment_with(
         );
       }
     }
-    let titled =
-      title_lines && (is_titled_tag(stripped) || para.is_none() && field_title(stripped).is_some());
+    let tag = title_lines && is_titled_tag(stripped);
+    let field = title_lines && para.is_none() && field_title(stripped).is_some();
     // Markup is indented as it nests: a titled tag heads what follows at any indentation.
-    if indent <= 3 && (is_heading(stripped) || title_lines && is_wiki_heading(stripped)) || titled {
+    if indent <= 3 && (is_heading(stripped) || field || title_lines && is_wiki_heading(stripped)) || tag {
       flush(out, &mut para, &mut next_block, heading);
       // The addresses right under a heading are part of it (`is_title_block`).
       let addresses = lines[i + 1..]
@@ -385,8 +382,8 @@ fn segment_with(
     // A short line after a long one (`Source: Ed Wood`, `</doc>`) still belongs to it.
     let long = |k: usize| lines[k].1 - lines[k].0 > MAX_WRAPPED_LINE;
     let ends_sentence = |k: usize| text[lines[k].0..lines[k].1].trim_end().ends_with(SENTENCE_ENDS);
-    // A run of records starts at a long line followed by one: a short line over it (a
-    // CSV's header) is no part of the first.
+    // A run of records starts at a long line ending a sentence followed by another: a
+    // short line over it (a CSV's header) is no part of the first.
     let record = |k: usize| k < lines.len() && long(k) && ends_sentence(k);
     let run_starts = record(i) && record(i + 1);
     if i > 0 && (long(i - 1) && long(i) && ends_sentence(i - 1) || run_starts) {
@@ -435,19 +432,25 @@ fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
     text[lines[k].0..lines[end].1].trim()
   };
   let (mut tags, mut title_lines, mut paragraphs) = (0, 0, 0);
+  // Titled tags not yet followed by a line that is more than markup: they count when
+  // that line is prose (`<source>` over `<document_content>` over the text).
+  let mut waiting = 0;
   let mut fields: FxHashMap<&str, usize> = FxHashMap::default();
   for k in (0..lines.len()).filter(|&k| !blank(k)) {
     let l = line(k);
+    if waiting > 0 {
+      let t = without_tags(l);
+      if !t.is_empty() {
+        tags += if is_prose(&t) { waiting } else { 0 };
+        waiting = 0;
+      }
+    }
     let opens = k == 0 || blank(k - 1);
     paragraphs += usize::from(opens);
     if is_titled_tag(l) {
-      // Prose on the first line after it that is more than markup (`<document_content>`).
-      let text_after = (k + 1..lines.len())
-        .map(|n| without_tags(line(n)))
-        .find(|t| !t.is_empty());
-      tags += usize::from(text_after.is_some_and(|t| is_prose(&t)));
+      waiting += 1;
     } else if let Some((key, _)) = l.split_once(": ").filter(|_| opens && field_title(l).is_some()) {
-      *fields.entry(key).or_default() += 1;
+      *fields.entry(key.trim()).or_default() += 1;
     } else if opens && is_title_block(paragraph(k)) {
       let end = (k..lines.len()).take_while(|&n| !blank(n)).last().unwrap_or(k);
       let next = (end + 1..lines.len()).find(|&n| !blank(n));
@@ -559,10 +562,15 @@ pub fn is_title_block(paragraph: &str) -> bool {
 
 /// A title's addresses are one or two lines (a link, a path; the page's and its archive's).
 const MAX_ADDRESS_LINES: usize = 2;
+/// A line longer than this holds more than an address.
+const MAX_ADDRESS_LINE: usize = 300;
 
-/// A link or a path alone: one word with a `/` in it.
+/// A link or a path alone on its line: one word, with `://` in it or opening as a path does
+/// (`/`, `./`, `~/`); not a closing tag (`</doc>`) or `and/or`.
 fn is_address(line: &str) -> bool {
-  line.contains('/') && !line.contains(char::is_whitespace) && line.len() <= MAX_TAG_LINE
+  (line.contains("://") || line.starts_with(['/', '~']) || line.starts_with("./"))
+    && !line.contains(char::is_whitespace)
+    && line.len() <= MAX_ADDRESS_LINE
 }
 
 /// A title line longer than this is a sentence that lacks its full stop.
@@ -976,7 +984,8 @@ mod tests {
     assert_eq!(got[0], ("title,text", Kind::Text, 0, None));
     assert!(got[1].0.starts_with("\"Ed Wood\"") && got[1].2 == 1, "{got:?}");
     assert!(got.last().is_some_and(|p| p.2 == 2), "{got:?}");
-    let wrapped = "Your task is to make the minimal changes to non-test files in the workspace directory so that the\nrequirements specified in the issue description are met, and to keep every other test passing as it does.";
+    let wrapped = "Your task is to make the minimal changes to the non-test files in the /workspace directory so that the\nrequirements specified in the issue description are met, and to keep every other test passing as it does.";
+    assert!(wrapped.split('\n').all(|l| l.len() > MAX_WRAPPED_LINE));
     assert!(cut(wrapped, Granularity::Sentence).iter().all(|p| p.2 == 0));
     let noted = format!("{}\nSource: Ed Wood", row("Ed Wood"));
     assert!(cut(&noted, Granularity::Sentence).iter().all(|p| p.2 == 0));
@@ -1007,6 +1016,11 @@ mod tests {
         "{text}"
       );
     }
+    // The fence lines are in no unit: what is kept never leaves a fence open.
+    let fenced = format!("Here they are:\n\n```json\n{json}\n```");
+    assert!(cut(&fenced, Granularity::Sentence)
+      .iter()
+      .all(|p| !p.0.contains("```")));
     let markdown = headings(
       "Notes:\n\n```markdown\n## Ed Wood\nHe made films.\n\n## Tim Burton\nHe was born in Burbank.\n```",
     );
