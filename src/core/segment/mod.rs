@@ -380,7 +380,7 @@ fn segment_with(
     // Lines longer than hand-wrapped text's were not wrapped: after one that ends a
     // sentence, a long line is the writer's next record (records a line each, CSV rows).
     // A short line after a long one (`Source: Ed Wood`, `</doc>`) still belongs to it.
-    let long = |k: usize| lines[k].1 - lines[k].0 > MAX_WRAPPED_LINE;
+    let long = |k: usize| text[lines[k].0..lines[k].1].chars().count() > MAX_WRAPPED_LINE;
     let ends_sentence = |k: usize| text[lines[k].0..lines[k].1].trim_end().ends_with(SENTENCE_ENDS);
     // A run of records starts at a long line ending a sentence followed by another: a
     // short line over it (a CSV's header) is no part of the first.
@@ -402,8 +402,8 @@ fn segment_with(
 /// What a sentence, or a record's last cell, ends with.
 const SENTENCE_ENDS: [char; 6] = ['.', '!', '?', '"', '\u{201d}', '|'];
 
-/// Text wrapped by hand breaks its lines before this many bytes (at 72 to 80 columns,
-/// 100 at most).
+/// Text wrapped by hand breaks its lines before this many characters (at 72 to 80
+/// columns, 100 at most).
 const MAX_WRAPPED_LINE: usize = 100;
 
 /// For each segment, the first segment with the same text (itself when none comes
@@ -985,7 +985,13 @@ mod tests {
     assert!(got[1].0.starts_with("\"Ed Wood\"") && got[1].2 == 1, "{got:?}");
     assert!(got.last().is_some_and(|p| p.2 == 2), "{got:?}");
     let wrapped = "Your task is to make the minimal changes to the non-test files in the /workspace directory so that the\nrequirements specified in the issue description are met, and to keep every other test passing as it does.";
-    assert!(wrapped.split('\n').all(|l| l.len() > MAX_WRAPPED_LINE));
+    assert!(wrapped.split('\n').all(|l| l.chars().count() > MAX_WRAPPED_LINE));
+    // Counted in characters: Cyrillic wrapped at 66 columns is wrapped (its lines are over
+    // 100 bytes).
+    let line = "Это предложение написано кириллицей и перенесено вручную на границе";
+    assert!(line.len() > MAX_WRAPPED_LINE && line.chars().count() < MAX_WRAPPED_LINE);
+    let cyrillic = format!("{line}.\n{line}.\n{line}.");
+    assert!(cut(&cyrillic, Granularity::Sentence).iter().all(|p| p.2 == 0));
     assert!(cut(wrapped, Granularity::Sentence).iter().all(|p| p.2 == 0));
     let noted = format!("{}\nSource: Ed Wood", row("Ed Wood"));
     assert!(cut(&noted, Granularity::Sentence).iter().all(|p| p.2 == 0));
