@@ -169,8 +169,9 @@ fn segment_with(
   let lines = line_spans(text);
   let title_lines = title_lines || titles_recur(text, &lines);
   let mut i = 0;
-  // Whether JSON after the text's opening lines has been tried as records (once: a text
-  // of many lines opening with `[` would otherwise be scanned again from each).
+  // Whether JSON after the text's opening lines has been tried as records, at the first
+  // line that opens as records do (once: a text of many such lines would otherwise be
+  // scanned again from each).
   let mut json_tried = false;
   // The paragraph being gathered: its start and end offsets.
   let mut para: Option<(usize, usize)> = None;
@@ -259,7 +260,7 @@ fn segment_with(
     }
     // JSON records after a few lines of text (`Found 10 results:` over the list) are read
     // as records, as a text that is all JSON is.
-    if !json_tried && stripped.starts_with(['[', '{']) {
+    if !json_tried && opens_records(&text[ls..]) {
       json_tried = true;
       if json::records(&text[ls..], granularity).is_some() {
         flush(out, &mut para, &mut next_block, heading);
@@ -397,6 +398,16 @@ fn segment_with(
   }
   flush(out, &mut para, &mut next_block, heading);
   next_block
+}
+
+/// Whether `text` opens as JSON records do: an object, or a list whose first element is one
+/// (`[{`, `[\n  {`); not a marker or a list of words (`[1] see below`, `[app] started`).
+fn opens_records(text: &str) -> bool {
+  let t = text.trim_start();
+  t.starts_with('{')
+    || t
+      .strip_prefix('[')
+      .is_some_and(|rest| rest.trim_start().starts_with('{'))
 }
 
 /// What a sentence, or a record's last cell, ends with.
@@ -1015,6 +1026,7 @@ mod tests {
       format!("Found 2 results:\n{json}"),
       format!("Here they are:\n\n```json\n{json}\n```"),
       format!("# Notes\n\n{json}"),
+      format!("Found:\n[1] see below\n{json}"),
     ] {
       assert_eq!(
         headings(&text).iter().filter(|h| h.contains('{')).count(),
