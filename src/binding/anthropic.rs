@@ -98,15 +98,12 @@ impl<'env> Reader<'_, 'env> {
     match value.get_type()? {
       ValueType::Object if value.is_array()? => {
         let array = unsafe { value.cast::<Object>() }?;
-        let mut texts = Vec::new();
-        for j in 0..array.get_array_length()? {
-          let item: Unknown = array.get_element(j)?;
-          let item_path = || format!("{}[{j}]", path());
-          let text = self.nest(&item_path, |r| r.server_result_text(&item, &item_path))?;
-          if !text.trim().is_empty() {
-            texts.push(text.trim_end().to_owned());
-          }
-        }
+        let texts = self.element_texts(&array, path, Self::server_result_text)?;
+        let texts: Vec<&str> = texts
+          .iter()
+          .map(|t| t.trim_end())
+          .filter(|t| !t.trim().is_empty())
+          .collect();
         Ok(texts.join("\n\n"))
       }
       ValueType::Object => {

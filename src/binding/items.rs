@@ -176,16 +176,14 @@ impl<'env> Reader<'_, 'env> {
     match value.get_type()? {
       ValueType::Object if value.is_array()? => {
         let array = unsafe { value.cast::<Object>() }?;
-        let mut texts = Vec::new();
-        for j in 0..array.get_array_length()? {
-          let item: Unknown = array.get_element(j)?;
-          let item_path = || format!("{}[{j}]", path());
-          let text = self.nest(&item_path, |r| r.output_text(&item, &item_path))?;
-          if !text.is_empty() {
-            texts.push(text);
-          }
-        }
-        Ok(texts.join("\n"))
+        let texts = self.element_texts(&array, path, Self::output_text)?;
+        Ok(
+          texts
+            .into_iter()
+            .filter(|t| !t.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        )
       }
       ValueType::Object => {
         let o = unsafe { value.cast::<Object>() }?;

@@ -229,6 +229,22 @@ impl<'env> Reader<'_, 'env> {
     read
   }
 
+  /// The text of each element of `array`, read by `read` one level deeper (`nest`).
+  pub(super) fn element_texts(
+    &mut self,
+    array: &Object<'env>,
+    path: Path,
+    read: impl Fn(&mut Self, &Unknown<'env>, Path) -> Checked<String>,
+  ) -> Checked<Vec<String>> {
+    let mut texts = Vec::new();
+    for j in 0..array.get_array_length()? {
+      let item: Unknown = array.get_element(j)?;
+      let item_path = || format!("{}[{j}]", path());
+      texts.push(self.nest(&item_path, |r| read(r, &item, &item_path))?);
+    }
+    Ok(texts)
+  }
+
   pub(super) fn refuse(&self, path: Path, field: &str, expected: &str, got: &Unknown) -> Refusal {
     Refusal::Type(format!(
       "{}: `{}{field}` must be {expected}, got {}",
