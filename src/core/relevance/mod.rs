@@ -151,8 +151,6 @@ pub fn scores_with(
   };
 
   let norm = |v: f32, m: f32| if m > 0.0 { v / m } else { 0.0 };
-  let max_own = max(&own);
-  let max_block = max(&block_score);
 
   // Sections: where each starts and ends, its title (markdown headings only: a rendered
   // message's role line is no title), and its text, case-folded, for finding names.
@@ -292,6 +290,21 @@ pub fn scores_with(
   } else {
     max(section_bm25)
   };
+  // Nor do its paragraphs and sentences set the scale of the others' (a question quoted
+  // in the thread's first message had made every sentence of what was found look faint).
+  // Not with siblings, where the quote's own terms set the scale, as the tasks' evidence
+  // is compared message by message (scaled by the rest, the threads' sibling share of the
+  // text rose from 1.53 % to 1.76 %).
+  let mut quoting_block = vec![false; blocks];
+  if !whole_messages {
+    for (i, s) in segments.iter().enumerate() {
+      quoting_block[s.block] |= quoting[section_of[i]];
+    }
+  }
+  let max_own = max_unquoted(&own, |i| quoting_block[segments[i].block]);
+  let max_block = max_unquoted(&block_score, |b| quoting_block[b]);
+  // What quotes the task scores at most as the best of the rest.
+  let own_share = |i: usize| norm(own[i], max_own).min(1.0);
   // Titles the task names (the longest match: see `named_titles`); a title that is the
   // task quoted names nothing, and is left out before matching, or it would be the
   // longest match and hide the names the task gives inside it.
@@ -393,7 +406,7 @@ pub fn scores_with(
       if is_section_start(s.kind) {
         return W_SECTION * section;
       }
-      let block = norm(block_score[s.block], max_block);
+      let block = norm(block_score[s.block], max_block).min(1.0);
       if own[i] <= 0.0 && block <= 0.0 && section <= 0.0 {
         return 0.0;
       }
@@ -401,7 +414,7 @@ pub fn scores_with(
         .into_iter()
         .flatten()
         .filter(|&j| j < segments.len() && segments[j].block == s.block)
-        .map(|j| norm(own[j], max_own))
+        .map(own_share)
         .fold(0.0, f32::max);
       let opens = i == 0 || segments[i - 1].block != s.block;
       let lead = if opens && (thread || own[i] > 0.0 || !leads.of(text, segments, i).0.is_empty()) {
@@ -409,11 +422,7 @@ pub fn scores_with(
       } else {
         0.0
       };
-      W_SECTION * section
-        + W_BLOCK * block
-        + W_SEGMENT * norm(own[i], max_own)
-        + W_NEIGHBOUR * neighbour
-        + lead
+      W_SECTION * section + W_BLOCK * block + W_SEGMENT * own_share(i) + W_NEIGHBOUR * neighbour + lead
     })
     .collect();
   // The sections ranked first: the pair lifted to the top, or else the best section. With
@@ -715,6 +724,19 @@ fn max(v: &[f32]) -> f32 {
   v.iter().copied().fold(0.0, f32::max)
 }
 
+/// The most of `v` outside what quotes the task, or the most of all when only quotes score.
+fn max_unquoted(v: &[f32], quotes: impl Fn(usize) -> bool) -> f32 {
+  let others = (0..v.len())
+    .filter(|&i| !quotes(i))
+    .map(|i| v[i])
+    .fold(0.0, f32::max);
+  if others > 0.0 {
+    others
+  } else {
+    max(v)
+  }
+}
+
 #[cfg(test)]
 mod tests {
   use super::*;
@@ -779,6 +801,25 @@ mod tests {
       ),
       Vec::<bool>::new()
     );
+  }
+
+  /// Nor does a quote set the scale of the others' sentences: what was found scores as
+  /// it does without the request over it.
+  #[test]
+  fn a_quote_of_the_task_leaves_the_others_sentences_their_scores() {
+    let task = "Where was the director of the film Ed Wood born?";
+    let found = "## Ed Wood (film)\n\nEd Wood is a film directed by Tim Burton. It opened in 1994.\n\n## Tim Burton\n\nTim Burton was born in Burbank. He studied at CalArts.\n\n## Cats\n\nCats sleep.";
+    let alone = scored(found, task);
+    let quoted = scored(&format!("## Request\n\n{task}\n\n{found}"), task);
+    let score = |s: &[(String, f32)], needle: &str| s.iter().find(|x| x.0.contains(needle)).unwrap().1;
+    for needle in ["Ed Wood is a film", "born in Burbank", "CalArts"] {
+      let (a, q) = (score(&alone, needle), score(&quoted, needle));
+      // (not equal: the request's words are in the index's statistics)
+      assert!(
+        (a - q).abs() < 0.015 * a,
+        "{needle}: {a} alone, {q} under the request"
+      );
+    }
   }
 
   /// The heading scores of a titled text, best first.
