@@ -316,6 +316,18 @@ fn segment_with(
       i += 1;
       continue;
     }
+    // A thematic break (`---` under a document's last line, as a YAML stream and many
+    // exports separate their documents) ends the block it closes; what follows starts
+    // anew, so that a title field under it heads what follows.
+    if indent <= 3 && is_thematic_break(stripped) {
+      para = Some(match para {
+        Some((s, _)) => (s, le),
+        None => (ls, le),
+      });
+      flush(out, &mut para, &mut next_block, heading);
+      i += 1;
+      continue;
+    }
     // A table row is a record as a list item is: a unit of its own.
     if is_list_item(stripped) || is_table_row(stripped) {
       flush(out, &mut para, &mut next_block, heading);
@@ -382,7 +394,8 @@ fn segment_with(
     // sentence, a long line is the writer's next record (records a line each, CSV rows).
     // A short line after a long one (`Source: Ed Wood`, `</doc>`) still belongs to it.
     let long = |k: usize| text[lines[k].0..lines[k].1].chars().count() > MAX_WRAPPED_LINE;
-    let ends_sentence = |k: usize| text[lines[k].0..lines[k].1].trim_end().ends_with(SENTENCE_ENDS);
+    let ends_sentence =
+      |k: usize| without_closing_tags(&text[lines[k].0..lines[k].1]).ends_with(SENTENCE_ENDS);
     // A run of records starts at a long line ending a sentence followed by another: a
     // short line over it (a CSV's header) is no part of the first.
     let record = |k: usize| k < lines.len() && long(k) && ends_sentence(k);
@@ -408,6 +421,23 @@ fn opens_records(text: &str) -> bool {
     || t
       .strip_prefix('[')
       .is_some_and(|rest| rest.trim_start().starts_with('{'))
+}
+
+/// `line` without the closing tags it ends with (`…end.</p></article>`), trimmed.
+fn without_closing_tags(line: &str) -> &str {
+  let mut t = line.trim_end();
+  while let Some(open) = t.strip_suffix('>').and_then(|rest| rest.rfind("</")) {
+    let name = &t[open + 2..t.len() - 1];
+    if name.is_empty()
+      || !name
+        .bytes()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b':'))
+    {
+      break;
+    }
+    t = t[..open].trim_end();
+  }
+  t
 }
 
 /// What a sentence, or a record's last cell, ends with.
@@ -662,6 +692,21 @@ const MAX_TAG_LINE: usize = 300;
 fn is_setext_underline(line: &str) -> bool {
   let t = line.trim();
   t.len() >= 2 && (t.bytes().all(|c| c == b'=') || t.bytes().all(|c| c == b'-'))
+}
+
+/// Three or more `-`, `*` or `_` alone on a line, spaces between allowed (`---`, `* * *`).
+fn is_thematic_break(line: &str) -> bool {
+  let marks = line.trim().bytes().filter(|&c| c != b' ' && c != b'\t');
+  let mut count = 0;
+  let mut first = None;
+  for c in marks {
+    if !matches!(c, b'-' | b'*' | b'_') || first.is_some_and(|f| f != c) {
+      return false;
+    }
+    first = Some(c);
+    count += 1;
+  }
+  count >= 3
 }
 
 fn is_heading(line: &str) -> bool {
@@ -1006,6 +1051,38 @@ mod tests {
     assert!(cut(wrapped, Granularity::Sentence).iter().all(|p| p.2 == 0));
     let noted = format!("{}\nSource: Ed Wood", row("Ed Wood"));
     assert!(cut(&noted, Granularity::Sentence).iter().all(|p| p.2 == 0));
+    // A record's closing tags come after its last sentence: an HTML article a line each.
+    let article = |title: &str| {
+      format!("<article><h3>{title}</h3><p>{title} was an American filmmaker, actor and writer who made films.</p></article>")
+    };
+    let page = format!("{}\n{}", article("Ed Wood"), article("Tim Burton"));
+    let got = cut(&page, Granularity::Sentence);
+    assert!(
+      got
+        .last()
+        .is_some_and(|p| p.2 == 1 && p.0.starts_with("<article><h3>Tim")),
+      "{got:?}"
+    );
+  }
+
+  /// A thematic break closes the block over it: a YAML stream's documents, each opened by
+  /// `---` right under the last one's text, are read apart, each headed by its title field.
+  #[test]
+  fn a_thematic_break_closes_its_block() {
+    let stream = "---\ntitle: Ed Wood\ntext: |\n  He made films.\n---\ntitle: Tim Burton\ntext: |\n  He was born in Burbank.";
+    let got = cut(stream, Granularity::Sentence);
+    let headings: Vec<&str> = got.iter().filter(|p| p.1 == Kind::Heading).map(|p| p.0).collect();
+    assert_eq!(headings, ["title: Ed Wood", "title: Tim Burton"], "{got:?}");
+    // The break is the close of the block over it.
+    let films = got.iter().position(|p| p.0.contains("films")).unwrap();
+    assert_eq!(got[films + 1].0, "---");
+    assert_eq!(got[films + 1].2, got[films].2);
+    assert!(
+      is_thematic_break("* * *")
+        && is_thematic_break("___")
+        && !is_thematic_break("--")
+        && !is_thematic_break("-*-")
+    );
   }
 
   /// JSON records after a line of text, or in a fence, and markdown in a fence, are read as
