@@ -244,7 +244,8 @@ fn string_values(json: &str) -> impl Iterator<Item = String> + '_ {
 }
 
 /// A lead without its item's mark: a bullet, a number (`1.`, `2)`), a search result's
-/// index (`[2]`, `(2)`), a table row's opening `|`, or a block quote's `>`.
+/// index (`[2]`, `(2)`), a row's index cell (`2,`), a table row's opening `|`, or a block
+/// quote's `>`.
 fn without_mark(lead: &str) -> &str {
   let t = lead.trim_start();
   for (open, close) in [('[', ']'), ('(', ')')] {
@@ -259,6 +260,12 @@ fn without_mark(lead: &str) -> &str {
     }
   }
   let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+  // A row's index cell (`1,"Ed Wood",…`, `1\tEd Wood\t…`), not a number (`1,000`, `1, 2`).
+  if let Some(rest) = t[digits..].strip_prefix([',', '\t']) {
+    if digits > 0 && rest.starts_with(|c: char| !c.is_ascii_digit() && !c.is_whitespace()) {
+      return rest;
+    }
+  }
   match t[digits..].strip_prefix(['.', ')']) {
     Some(rest) if digits > 0 && rest.starts_with(' ') => rest.trim_start(),
     _ => t
@@ -283,6 +290,10 @@ fn written_title(t: &str) -> Result<Option<String>, ()> {
   if is_title_line(t) {
     return Ok(Some(title(t)));
   }
+  // A label that closes on a name in quotes (`According to the article "Ed Wood": …`).
+  if let Some(name) = t.split_once(": ").and_then(|(label, _)| quoted_at_end(label)) {
+    return Ok(Some(title(name)));
+  }
   for separator in [" — ", " – ", ": ", " | ", "\t"] {
     if let Some((name, _)) = t.split_once(separator) {
       // A qualifier closes a title ("Louder Than Bombs (film): …"); a bracket or quote
@@ -303,6 +314,24 @@ fn written_title(t: &str) -> Result<Option<String>, ()> {
     }
   }
   Ok(None)
+}
+
+/// The name in quotes a short label ends with (`According to the article "Ed Wood"`,
+/// `From “Ed Wood”`), the words before it no sentence.
+fn quoted_at_end(label: &str) -> Option<&str> {
+  let (open, close) = if label.ends_with('”') {
+    ('“', '”')
+  } else {
+    ('"', '"')
+  };
+  let inner = label.strip_suffix(close)?;
+  let at = inner.rfind(open)?;
+  let (words, name) = (&inner[..at], &inner[at + open.len_utf8()..]);
+  (words.len() <= MAX_LEAD_BYTES
+    && !words.contains(['.', '!', '?', '"', ':'])
+    && !name.trim().is_empty()
+    && name.len() <= MAX_TITLE_BYTES)
+    .then_some(name)
 }
 
 /// The text of a title element (`<h3>`, `<title>`: `TITLE_ELEMENTS`) among the tags a lead
@@ -334,6 +363,54 @@ fn opening_field_title(t: &str) -> Option<&str> {
   })?;
   Some(value[..next].trim())
 }
+
+/// The value of a title field in brackets after a short label a lead opens with
+/// (`Document [1] (Title: Ed Wood) …`, `Passage 2 [title: Ed Wood]: …`): the label's
+/// groups are read in turn, each whole, however it nests (`(Title: Ray Turner (computer
+/// scientist))`).
+fn label_field_title(t: &str) -> Option<&str> {
+  let mut at = 0;
+  for _ in 0..MAX_LABEL_WORDS {
+    let rest = &t[at..];
+    let open = rest.chars().next()?;
+    if let Some(close) = match open {
+      '(' => Some(')'),
+      '[' => Some(']'),
+      _ => None,
+    } {
+      let mut depth = 0usize;
+      let end = rest.char_indices().find_map(|(i, c)| {
+        depth = if c == open {
+          depth + 1
+        } else if c == close {
+          depth.saturating_sub(1)
+        } else {
+          depth
+        };
+        (c == close && depth == 0).then_some(i)
+      })?;
+      if let Some((key, value)) = rest[1..end].split_once(": ") {
+        if is_title_attribute(key) {
+          return Some(value.trim());
+        }
+      }
+      at += end + 1;
+    } else {
+      // A label's word: letters or digits only, so that the label is no sentence's start.
+      let word = rest.find(' ').unwrap_or(rest.len());
+      if !rest[..word].chars().all(char::is_alphanumeric) {
+        return None;
+      }
+      at += word;
+    }
+    at += t[at..].len() - t[at..].trim_start_matches(' ').len();
+  }
+  None
+}
+
+/// A label before a title field in brackets is this many words and groups at most
+/// (`Document [1] (Title: …)` is three).
+const MAX_LABEL_WORDS: usize = 4;
 
 /// `text` without its groups in parentheses, brackets or braces (a gloss, a note, a
 /// placeholder), spaces squeezed. Each kind is counted apart, so that a stray closing mark
@@ -547,6 +624,7 @@ fn lead_names_of(t: &str) -> (Vec<String>, usize) {
   let one_line = || {
     opening_element_title(t)
       .or_else(|| opening_field_title(t))
+      .or_else(|| label_field_title(t))
       .or_else(|| {
         t.strip_prefix('"')
           .and_then(|rest| rest.split_once("\","))
@@ -1026,9 +1104,24 @@ mod tests {
       "title: Ed Wood context: He was an American filmmaker.",
       "\"Ed Wood\",\"He was an American filmmaker.\"",
       "Ed Wood\tHe was an American filmmaker.",
+      // A row's index cell is no part of it; a title field in brackets after a label, or
+      // a name in quotes closing a label, names the record.
+      "1,\"Ed Wood\",https://x.org/ed,\"He was an American filmmaker.\"",
+      "Document [1] (Title: Ed Wood) Ed Wood was an American filmmaker.",
+      "According to the article \"Ed Wood\": he was an American filmmaker.",
     ] {
       assert_eq!(lead_title(record).as_deref(), Some("ed wood"), "{record}");
     }
+    assert_eq!(
+      lead_title("Passage 2 [title: Ray Turner (computer scientist)]: He is a logician.").as_deref(),
+      Some("ray turner")
+    );
+    // A number is no index cell; a sentence before a quote is no label.
+    assert_eq!(lead_title("1,000 people came.").as_deref(), Some("1,000"));
+    assert_ne!(
+      lead_title("He had read the article. Then \"Ed Wood\": a film.").as_deref(),
+      Some("ed wood")
+    );
     assert_eq!(
       lead_title("Harvey Lawrence Pekar (October 8, 1939 – July 12, 2010) was a writer.").as_deref(),
       Some("harvey lawrence pekar")

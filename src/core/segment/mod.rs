@@ -190,11 +190,12 @@ fn segment_with(
         }
         None => (s, heading),
       };
-      let mut text_segment = |from: usize, to: usize| push(out, from, to, Kind::Text, block, heading);
       if granularity == Granularity::Sentence {
-        for_each_sentence(&text[s..e], |from, to| text_segment(s + from, s + to));
+        for_each_sentence(&text[s..e], |from, to| {
+          push(out, s + from, s + to, Kind::Text, block, heading)
+        });
       } else {
-        text_segment(s, e);
+        push(out, s, e, Kind::Text, block, heading);
       }
       *next_block += 1;
     }
@@ -328,6 +329,13 @@ fn segment_with(
       i += 1;
       continue;
     }
+    // An item titling the prose under it heads it, where titles recur.
+    if title_lines && indent <= 3 && is_titled_item(text, &lines, i) {
+      flush(out, &mut para, &mut next_block, heading);
+      open_heading(out, ls, le, &mut heading, &mut next_block);
+      i += 1;
+      continue;
+    }
     // A table row is a record as a list item is: a unit of its own.
     if is_list_item(stripped) || is_table_row(stripped) {
       flush(out, &mut para, &mut next_block, heading);
@@ -364,13 +372,7 @@ fn segment_with(
         } else {
           item.into()
         };
-        let mut pieces: Vec<(usize, usize)> = Vec::new();
-        for_each_sentence(&unwrapped, |from, to| match pieces.last_mut() {
-          // A piece without a letter (a table row's closing `|`, a citation marker
-          // `[3]`) ends the sentence before it.
-          Some(last) if !unwrapped[from..to].contains(char::is_alphabetic) => last.1 = to,
-          _ => pieces.push((from, to)),
-        });
+        let pieces = sentence_pieces(&unwrapped);
         if pieces.is_empty() {
           // A mark with nothing after it.
           push(out, ls, end, Kind::Item, next_block, heading);
@@ -411,6 +413,17 @@ fn segment_with(
   }
   flush(out, &mut para, &mut next_block, heading);
   next_block
+}
+
+/// The sentences of `text`, a piece without a letter (a table row's closing `|`, a
+/// citation marker `[3]` after the full stop) ending the sentence before it.
+fn sentence_pieces(text: &str) -> Vec<(usize, usize)> {
+  let mut pieces: Vec<(usize, usize)> = Vec::new();
+  for_each_sentence(text, |from, to| match pieces.last_mut() {
+    Some(last) if !text[from..to].contains(char::is_alphabetic) => last.1 = to,
+    _ => pieces.push((from, to)),
+  });
+  pieces
 }
 
 /// Whether `text` opens as JSON records do: an object, or a list whose first element is one
@@ -492,6 +505,8 @@ fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
       waiting += 1;
     } else if let Some((key, _)) = l.split_once(": ").filter(|_| opens && field_title(l).is_some()) {
       *fields.entry(key.trim()).or_default() += 1;
+    } else if opens && is_titled_item(text, lines, k) {
+      title_lines += 1;
     } else if opens && is_title_block(paragraph(k)) {
       let end = (k..lines.len()).take_while(|&n| !blank(n)).last().unwrap_or(k);
       let next = (end + 1..lines.len()).find(|&n| !blank(n));
@@ -501,6 +516,30 @@ fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
   tags >= MIN_TITLED
     || fields.values().any(|&n| n >= MIN_TITLED)
     || title_lines >= MIN_TITLED && TITLED_SHARE * title_lines >= paragraphs
+}
+
+/// Whether line `k` is an item that titles the prose right under it (`* Ed Wood` over `Ed
+/// Wood was…`, as org-mode and plain notes head their entries): a title line for its text,
+/// the next line no item and not indented as the item's own continuation would be.
+fn is_titled_item(text: &str, lines: &[(usize, usize)], k: usize) -> bool {
+  let line = |k: usize| &text[lines[k].0..lines[k].1];
+  let item = line(k).trim_start_matches(' ');
+  let Some(next) = lines.get(k + 1).map(|_| line(k + 1)) else {
+    return false;
+  };
+  // The prose: the lines under the item up to a blank one or the next item.
+  let prose = || {
+    let end = (k + 1..lines.len())
+      .take_while(|&n| !line(n).trim().is_empty() && !is_list_item(line(n).trim_start_matches(' ')))
+      .last()
+      .unwrap_or(k + 1);
+    is_prose(text[lines[k + 1].0..lines[end].1].trim())
+  };
+  is_list_item(item)
+    && is_title_line(&item[item_mark(item)..])
+    && !next.starts_with([' ', '\t'])
+    && !is_list_item(next)
+    && prose()
 }
 
 /// Text that reads as prose: opening with a letter, a digit or a quote, longer than a
@@ -1063,6 +1102,36 @@ mod tests {
         .is_some_and(|p| p.2 == 1 && p.0.starts_with("<article><h3>Tim")),
       "{got:?}"
     );
+  }
+
+  /// Items that title the prose right under them (org-mode's `* Ed Wood` over the text)
+  /// head it where they recur; a list of steps, or an item over a list, heads nothing.
+  #[test]
+  fn items_titling_the_prose_under_them_head_it() {
+    let prose =
+      "was an American filmmaker who made low-budget films in the 1950s and is remembered for them by many.";
+    let notes = format!("#+TITLE: Notes\n\n* Ed Wood\nEd Wood {prose}\n\n* Tim Burton\nTim Burton {prose}");
+    let got = cut(&notes, Granularity::Sentence);
+    let headings: Vec<&str> = got.iter().filter(|p| p.1 == Kind::Heading).map(|p| p.0).collect();
+    assert_eq!(headings, ["* Ed Wood", "* Tim Burton"], "{got:?}");
+    let heads = |needle: &str| {
+      got
+        .iter()
+        .find(|p| p.0.starts_with(needle))
+        .unwrap()
+        .3
+        .map(|h| got[h].0)
+    };
+    assert_eq!(heads("Tim Burton was"), Some("* Tim Burton"));
+    // In a message's part, one such item is no listing: it stays an item.
+    let one = format!("* Ed Wood\nEd Wood {prose}");
+    let mut part = Vec::new();
+    segment_part(&one, 0, 0, Granularity::Sentence, &mut part, 0);
+    assert!(part.iter().all(|p| p.kind != Kind::Heading), "{part:?}");
+    let steps = "- Read the file\n- Fix the bug\n- Run the tests";
+    assert!(cut(steps, Granularity::Sentence)
+      .iter()
+      .all(|p| p.1 == Kind::Item));
   }
 
   /// A thematic break closes the block over it: a YAML stream's documents, each opened by
