@@ -1,6 +1,7 @@
 //! The pure-Rust core: no JavaScript types. `cargo test` covers it.
 
 pub mod cancel;
+pub mod citations;
 pub mod extract;
 pub mod filter;
 pub mod isolate;

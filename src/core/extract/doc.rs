@@ -7,6 +7,7 @@ use std::ops::Range;
 use rustc_hash::FxHashMap;
 
 use crate::core::cancel::{Cancel, Cancelled, MESSAGES_PER_CHECK, SEGMENTS_PER_CHECK};
+use crate::core::citations::Sources;
 use crate::core::message::{Message, Part, REPLY_PRIMER};
 use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
 use crate::core::sanitize::Sanitizer;
@@ -25,6 +26,8 @@ pub(super) struct Doc<'t> {
   pub internal: Vec<bool>,
   /// A tool result's segments bring the line of the call that produced them.
   pub companion: Vec<Option<usize>>,
+  /// The sources the text lists for its citations, which a kept citation brings along.
+  pub sources: Option<Sources>,
 }
 
 impl<'t> Doc<'t> {
@@ -32,6 +35,7 @@ impl<'t> Doc<'t> {
     let n = segments.len();
     Self {
       same: repeats(&text, &segments),
+      sources: Sources::read(&text, &segments),
       text,
       segments,
       internal: vec![false; n],
@@ -63,6 +67,7 @@ impl<'t> Doc<'t> {
       same: self.same,
       internal: self.internal,
       companion: self.companion,
+      sources: self.sources,
     }
   }
 }

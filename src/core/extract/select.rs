@@ -450,6 +450,12 @@ fn offer(
         budget.take(h);
       }
     }
+    // So do the sources a kept citation points to.
+    for &d in doc.sources.as_ref().map_or(&[][..], |s| &s.cites[i]) {
+      if reports[d].dropped != Some(Reason::Sibling) && !doc.internal[d] {
+        budget.take(d);
+      }
+    }
   }
   taken
 }

@@ -1481,3 +1481,33 @@ fn a_call_that_quotes_the_task_hides_no_name_the_task_gives() {
     e.segments.iter().map(|s| s.score).collect::<Vec<_>>()
   );
 }
+
+/// A report's paragraphs cite their sources (`[2]`) and list them at the end: a paragraph
+/// is named by the source it cites, the list scores nothing of its own, and a kept
+/// citation brings its source along.
+#[test]
+fn a_cited_paragraph_is_named_by_its_source_which_comes_along() {
+  let text = "The film opened in 1994 and won two Academy Awards. [1]\n\n\
+It was shot in black and white in Los Angeles. [2]\n\n\
+He studied at the California Institute of the Arts. [3]\n\n\
+References:\n[1] Ed Wood (film). https://en.wikipedia.org/wiki/Ed_Wood_(film)\n\
+[2] Glen or Glenda. https://en.wikipedia.org/wiki/Glen_or_Glenda\n\
+[3] Tim Burton. https://en.wikipedia.org/wiki/Tim_Burton";
+  let e = extract_text(
+    text,
+    "Which awards did Ed Wood win?",
+    &Options {
+      max_tokens: Some(40),
+      ..Options::default()
+    },
+    &Cancel::new(),
+  )
+  .unwrap();
+  assert!(e.text.contains("won two Academy Awards. [1]"), "{}", e.text);
+  assert!(e.text.contains("[1] Ed Wood (film)."), "{}", e.text);
+  assert!(
+    !e.text.contains("Glen or Glenda") && !e.text.contains("Tim Burton"),
+    "{}",
+    e.text
+  );
+}

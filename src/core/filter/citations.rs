@@ -1,85 +1,8 @@
 //! Citations in a result: definitions (`[k]: target`, footnotes) and the forms that
 //! use them (markers, inline links, bare URLs, `(source: …)` notes, `file.ts:42`).
 
+use crate::core::citations::MAX_LABEL;
 use crate::core::segment::{Kind, Segment};
-
-/// The longest citation label read as one (`[1]`, `[^note]`, `[call_abc123]`): longer
-/// bracketed text is prose in brackets, not a label.
-pub(super) const MAX_LABEL: usize = 64;
-
-/// A definition line's label and target: `[1]: https://…`, `[^note]: text`.
-pub(super) fn definition(line: &str) -> Option<(&str, &str)> {
-  let l = line.trim();
-  let rest = l.strip_prefix('[')?;
-  let close = rest.find("]:")?;
-  let label = &rest[..close];
-  let target = rest[close + 2..].trim();
-  (!label.is_empty() && label.len() <= MAX_LABEL && !label.contains(['[', ']']) && !target.is_empty())
-    .then_some((label, target))
-}
-
-/// A line that may define a marker without the colon, as references are often listed:
-/// `[1] Title — https://…`, `1. Title (https://…)`, `2) Title`. It defines `[1]` only
-/// where the text cites `[1]` (see `Report::parse`): otherwise it is an item of a list.
-pub(super) fn listed_definition(line: &str) -> Option<(&str, &str)> {
-  let l = line.trim();
-  let (label, target) = match l.strip_prefix('[') {
-    Some(rest) => {
-      let close = rest.find(']')?;
-      (&rest[..close], &rest[close + 1..])
-    }
-    None => {
-      let digits = l.bytes().take_while(u8::is_ascii_digit).count();
-      let rest = l[digits..].strip_prefix(['.', ')'])?;
-      (&l[..digits], rest)
-    }
-  };
-  // `[text](url)` is a link, `[1]:` a definition of the strict form.
-  let bracketed = l.starts_with('[');
-  if bracketed && target.starts_with(['(', ':']) {
-    return None;
-  }
-  let target = target.strip_prefix([' ', '\t'])?.trim();
-  (!label.is_empty() && label.len() <= MAX_LABEL && !label.contains(['[', ']', ' ']) && !target.is_empty())
-    .then_some((label, target))
-}
-
-/// The labels of `[label]` markers in `text` (not inline links `[text](url)`).
-pub(super) fn markers(text: &str) -> impl Iterator<Item = &str> {
-  let bytes = text.as_bytes();
-  let mut i = 0;
-  std::iter::from_fn(move || {
-    while i < bytes.len() {
-      if bytes[i] == b'[' {
-        if let Some(len) = text[i + 1..].find(']') {
-          let label = &text[i + 1..i + 1 + len];
-          let after = bytes.get(i + 2 + len).copied();
-          i += 1;
-          if !label.is_empty()
-            && len <= MAX_LABEL
-            && !label.contains(['[', '\n'])
-            && after != Some(b'(')
-            && after != Some(b':')
-          {
-            return Some(label);
-          }
-          continue;
-        }
-      }
-      i += 1;
-    }
-    None
-  })
-}
-
-/// The title part of a definition's target: before a URL (` https://…`, ` (https://…)`)
-/// or a ` — ` / ` - ` note.
-pub(super) fn title_of(target: &str) -> &str {
-  let t = target.split(" http").next().unwrap_or(target);
-  let t = t.split(" (http").next().unwrap_or(t);
-  let t = t.split(" — ").next().unwrap_or(t);
-  t.trim().trim_end_matches([',', ';', '.', '-', '—']).trim()
-}
 
 /// `[text](url)` links and their targets.
 pub(super) fn inline_links(text: &str) -> Vec<(&str, &str)> {

@@ -5,12 +5,13 @@ use std::ops::Range;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::citations::{
-  attach_lenticular, bare_urls, definition, file_references, inline_links, join_split_markers, link_text,
-  listed_definition, markers, set_aside, source_notes, title_of, MAX_LABEL,
+  attach_lenticular, bare_urls, file_references, inline_links, join_split_markers, link_text, set_aside,
+  source_notes,
 };
 use super::clean::render_clean;
 use super::{Citation, FilterOptions, MISSES, REFILL};
 use crate::core::cancel::{Cancel, Cancelled};
+use crate::core::citations::{definition, listed_definition, markers, title_of, MAX_LABEL};
 use crate::core::extract::DEFAULT_ELISION;
 use crate::core::relevance::{scores, Index};
 use crate::core::segment::{segment, Granularity, Kind, Segment};

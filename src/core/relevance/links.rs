@@ -37,6 +37,11 @@ pub(super) fn heading_title(heading: &str) -> String {
 
 /// A name as a title, case-folded: without a trailing "(…)" or ", …" qualifier, which text
 /// that names the thing leaves out ("Kiskiack (Lee House)" is named "Kiskiack").
+/// A cited source's title as a name (`Ed Wood (film)` is "ed wood").
+pub(super) fn source_title(name: &str) -> String {
+  title(name)
+}
+
 fn title(name: &str) -> String {
   let t = name.trim();
   let t = match t.rfind(" (") {

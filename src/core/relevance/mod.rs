@@ -36,7 +36,7 @@ pub use postings::{Postings, Trigrams};
 use bm25::PHRASE;
 use groups::{group_scores, is_section_start, units, QueryTerms};
 use links::{
-  call_titles, heading_title, lead_titles, name_spans, named_titles, titles_named_by_task,
+  call_titles, heading_title, lead_titles, name_spans, named_titles, source_title, titles_named_by_task,
   without_parentheses,
 };
 use pair::lift_pair;
@@ -44,6 +44,7 @@ use weights::*;
 
 use rustc_hash::FxHashMap;
 
+use crate::core::citations::Sources;
 use crate::core::segment::{Kind, Segment};
 use crate::core::terms::Terms;
 
@@ -95,10 +96,23 @@ pub fn scores_with(
   }
   let weights = index.weights(query);
   let bags = QueryTerms::new(index, &weights);
+  // The sources a text lists for its citations (`[3] Ed Wood. https://…`) are what its
+  // markers point to, not text: they score nothing, in no group, and name the units that
+  // cite them (a kept citation brings its source along: see `extract`).
+  let sources = Sources::read(text, segments);
+  let listed = |i: usize| sources.as_ref().is_some_and(|s| s.defines[i]);
   let bm25: Vec<f32> = (0..segments.len())
-    .map(|i| index.bm25(bags.of(i), index.len[i], &weights))
+    .map(|i| {
+      if listed(i) {
+        0.0
+      } else {
+        index.bm25(bags.of(i), index.len[i], &weights)
+      }
+    })
     .collect();
-  let own: Vec<f32> = bm25.iter().zip(bonus).map(|(s, b)| s + b).collect();
+  let own: Vec<f32> = (0..segments.len())
+    .map(|i| if listed(i) { 0.0 } else { bm25[i] + bonus[i] })
+    .collect();
 
   // Groups of segments scored as one bag of words: blocks (paragraphs, items, code)
   // and sections.
@@ -106,7 +120,7 @@ pub fn scores_with(
   let block_of: Vec<usize> = segments.iter().map(|s| s.block).collect();
   let (container_of, containers) = sections(segments);
   let block_score = group_scores(index, &bags, &weights, &bm25, &own, &block_of, blocks, |i| {
-    !is_section_start(segments[i].kind)
+    !is_section_start(segments[i].kind) && !listed(i)
   })
   .score;
   // A document (plain text, a report) is read unit by unit, and so is a thread for one
@@ -123,8 +137,8 @@ pub fn scores_with(
   for &c in &container_of_unit {
     units_in[c] += 1;
   }
-  let section_bags = group_scores(index, &bags, &weights, &bm25, &own, &section_of, sections, |_| {
-    true
+  let section_bags = group_scores(index, &bags, &weights, &bm25, &own, &section_of, sections, |i| {
+    !listed(i)
   });
   let section_bm25 = &section_bags.score;
   // Units refine sections, both numbered in the order they open: as many units as
@@ -142,7 +156,7 @@ pub fn scores_with(
         &own,
         &container_of,
         containers,
-        |_| true,
+        |i| !listed(i),
       )
       .score,
     )
@@ -237,6 +251,18 @@ pub fn scores_with(
   let mut title = chosen;
   for (names, more) in title.iter_mut().zip(found) {
     names.extend(more);
+  }
+  // A unit that cites a listed source is named by it, as a heading names its section.
+  if let Some(sources) = &sources {
+    for (i, cited) in sources.cites.iter().enumerate() {
+      for &d in cited {
+        let name = source_title(Sources::title(text, segments, d));
+        let names = &mut title[section_of[i]];
+        if long_enough(&name) && !names.contains(&name) {
+          names.push(name);
+        }
+      }
+    }
   }
   // A heading or call over several units is named for all of them: when the task names
   // it, each is named ("## Installation" over three paragraphs). Its names are chosen
@@ -381,7 +407,6 @@ pub fn scores_with(
     body,
   );
   let max_relevance = max(&relevance);
-
   let mass: f32 = (0..weights.len())
     .filter(|&t| index.df[t] > 0)
     .map(|t| weights[t] * index.idf(t))
@@ -402,6 +427,9 @@ pub fn scores_with(
   let scores = (0..segments.len())
     .map(|i| {
       let s = &segments[i];
+      if listed(i) {
+        return 0.0;
+      }
       let section = norm(relevance[section_of[i]], max_relevance);
       if is_section_start(s.kind) {
         return W_SECTION * section;
@@ -820,6 +848,17 @@ mod tests {
         "{needle}: {a} alone, {q} under the request"
       );
     }
+  }
+
+  /// A paragraph is named by the source it cites, as by a heading; the list of sources
+  /// scores nothing of its own.
+  #[test]
+  fn a_cited_source_names_its_paragraph() {
+    let text = "He was born in 1958 in Burbank. [2]\n\nHe was born in 1924 in Poughkeepsie. [1]\n\nReferences:\n[1] Ed Wood. https://x.org/ed\n[2] Tim Burton. https://x.org/tim";
+    let s = scored(text, "Where was Ed Wood born?");
+    let score = |needle: &str| s.iter().find(|x| x.0.contains(needle)).unwrap().1;
+    assert!(score("Poughkeepsie") > score("Burbank") + 0.3, "{s:?}");
+    assert_eq!(score("[1] Ed Wood"), 0.0, "{s:?}");
   }
 
   /// The heading scores of a titled text, best first.

@@ -415,8 +415,8 @@ fn segment_with(
   next_block
 }
 
-/// The sentences of `text`, a piece without a letter (a table row's closing `|`, a
-/// citation marker `[3]` after the full stop) ending the sentence before it.
+/// The sentences of `text`, a piece without a letter (a table row's closing `|`) ending
+/// the sentence before it.
 fn sentence_pieces(text: &str) -> Vec<(usize, usize)> {
   let mut pieces: Vec<(usize, usize)> = Vec::new();
   for_each_sentence(text, |from, to| match pieces.last_mut() {

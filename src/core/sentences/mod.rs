@@ -7,13 +7,43 @@ mod abbreviations;
 mod uax29;
 
 use abbreviations::continues_after;
+
+use crate::core::citations::{leading_markers, MAX_LABEL};
 pub(crate) use abbreviations::stands_before_name;
 
 /// Calls `f(start, end)` for each sentence of `text`: UAX #29's sentences, a bound after
 /// an abbreviation taken back.
 pub fn for_each_sentence(text: &str, mut f: impl FnMut(usize, usize)) {
   let mut pending: Option<(usize, usize)> = None;
-  uax29::for_each_sentence(text, |start, end| {
+  uax29::for_each_sentence(text, |mut start, end| {
+    // A bound inside a bracket that the sentence's last word opened (`in Burbank.[` |
+    // `2] He was`, UAX #29 keeping an opening bracket with what it follows): the bracket's
+    // group, a citation marker, ends the sentence.
+    if let Some((first, last)) = pending {
+      if let Some(close) = closing_label(&text[first..last], &text[start..end]) {
+        let rest = &text[start + close..end];
+        start += close + rest.len() - rest.trim_start().len();
+        pending = Some((first, start));
+        if start == end {
+          return;
+        }
+      }
+      // Markers after the full stop on its line (`made films. [3] He was`) are the
+      // sentence's too; a line opening with one (a list of sources) is not.
+      let same_line = !text[first..start].ends_with(['\n', '\r']);
+      let markers = if same_line {
+        leading_markers(&text[start..end])
+      } else {
+        0
+      };
+      if markers > 0 {
+        start += markers;
+        pending = Some((first, start));
+        if start == end {
+          return;
+        }
+      }
+    }
     pending = match pending {
       Some((first, last)) if continues_after(&text[first..last], &text[start..end]) => Some((first, end)),
       Some((first, last)) => {
@@ -26,6 +56,16 @@ pub fn for_each_sentence(text: &str, mut f: impl FnMut(usize, usize)) {
   if let Some((first, last)) = pending {
     f(first, last);
   }
+}
+
+/// Where `next` closes the bracket `before` ends with (`2]` after `Burbank.[`): just after
+/// its label, a word of `MAX_LABEL` bytes at most.
+fn closing_label(before: &str, next: &str) -> Option<usize> {
+  if !before.ends_with('[') {
+    return None;
+  }
+  let close = next.find(']')?;
+  (close > 0 && close <= MAX_LABEL && !next[..close].contains(char::is_whitespace)).then_some(close + 1)
 }
 
 #[cfg(test)]
@@ -77,6 +117,19 @@ mod tests {
       ["It was founded by Acme Inc.\n", "Next line."]
     );
     assert_eq!(sentences("See Smith v.\nNext."), ["See Smith v.\n", "Next."]);
+    // A citation marker right after the full stop is the sentence's.
+    assert_eq!(
+      sentences("He was born in Burbank.[2] He made films.[12]"),
+      ["He was born in Burbank.[2] ", "He made films.[12]"]
+    );
+    assert_eq!(
+      sentences("He was born in Burbank. [2][3] He made films. [4]"),
+      ["He was born in Burbank. [2][3] ", "He made films. [4]"]
+    );
+    assert_eq!(
+      sentences("A list [a, b]. Then [x] y."),
+      ["A list [a, b]. ", "Then [x] y."]
+    );
     assert_eq!(
       sentences("He said \"Take vitamin C.\" The rest is fine."),
       ["He said \"Take vitamin C.\" ", "The rest is fine."]
