@@ -2,7 +2,8 @@
 
 use super::index::fold_ascii;
 use crate::core::segment::{
-  field_title, is_title_attribute, is_title_element, is_title_line, json_title, tag_title,
+  field_title, is_title_attribute, is_title_element, is_title_line, json_title, latex_heading_title,
+  tag_title,
 };
 use crate::core::sentences::stands_before_name;
 use crate::core::terms::{is_stop_word, push_folded};
@@ -20,6 +21,9 @@ pub(super) fn heading_title(heading: &str) -> String {
   if let Some(named) = tag_title(heading).or_else(|| field_title(heading)) {
     return title(named);
   }
+  if let Some(named) = latex_heading_title(heading) {
+    return title(named);
+  }
   let t = heading
     .trim_start_matches(['#', '='])
     .trim_end_matches('=')
@@ -35,13 +39,13 @@ pub(super) fn heading_title(heading: &str) -> String {
   title(t.trim_matches(['*', '_']).trim_end_matches(end))
 }
 
-/// A name as a title, case-folded: without a trailing "(…)" or ", …" qualifier, which text
-/// that names the thing leaves out ("Kiskiack (Lee House)" is named "Kiskiack").
-/// A cited source's title as a name (`Ed Wood (film)` is "ed wood").
+/// A cited source's title as a name (`Ed Wood (film)` is "ed wood": see `title`).
 pub(super) fn source_title(name: &str) -> String {
   title(name)
 }
 
+/// A name as a title, case-folded: without a trailing "(…)" or ", …" qualifier, which text
+/// that names the thing leaves out ("Kiskiack (Lee House)" is named "Kiskiack").
 fn title(name: &str) -> String {
   let t = name.trim();
   let t = match t.rfind(" (") {

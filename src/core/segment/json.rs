@@ -5,7 +5,7 @@
 //! cut into sentences. The keys, punctuation and short values between two pieces go with
 //! the later one, so a kept run of pieces is the source's own contiguous text.
 
-use super::{Granularity, Kind, TITLE_ATTRIBUTES};
+use super::{is_title_attribute, Granularity, Kind};
 use crate::core::sentences::for_each_sentence;
 
 /// A piece of the JSON text: a byte range, its kind, its block (counted from 0) and the
@@ -71,7 +71,7 @@ pub fn json_title(heading: &str) -> Option<&str> {
     .trim_end()
     .strip_suffix('"')?;
   let key = &key[key.rfind('"')? + 1..];
-  let titled = TITLE_ATTRIBUTES.iter().any(|a| a.eq_ignore_ascii_case(key));
+  let titled = is_title_attribute(key);
   (titled && !value.trim().is_empty()).then_some(value)
 }
 
@@ -193,7 +193,7 @@ impl Scan<'_> {
       }
       let (start, end) = scan.string()?;
       let key = &scan.text[key_start..key_end];
-      if first_string && TITLE_ATTRIBUTES.iter().any(|a| a.eq_ignore_ascii_case(key)) {
+      if first_string && is_title_attribute(key) {
         scan.heading = Some(scan.pieces.len());
         scan.push(end + 1, Kind::Heading);
       } else {
@@ -273,6 +273,7 @@ mod tests {
         (r#","snippet":"He directed it."}]"#, Kind::Text, 3, Some(3)),
       ]
     );
+    assert_eq!(json_title(r#"},{"doc_title":"Tim Burton""#), Some("Tim Burton"));
     assert_eq!(json_title(r#"},{"title":"Tim Burton""#), Some("Tim Burton"));
     assert_eq!(json_title("  {\n    \"path\": \"src/a.ts\""), Some("src/a.ts"));
     assert_eq!(json_title(r#"","path":"a.ts"},{"title":"B""#), Some("B"));

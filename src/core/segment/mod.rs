@@ -279,7 +279,10 @@ fn segment_with(
     let tag = title_lines && is_titled_tag(stripped);
     let field = title_lines && para.is_none() && field_title(stripped).is_some();
     // Markup is indented as it nests: a titled tag heads what follows at any indentation.
-    if indent <= 3 && (is_heading(stripped) || field || title_lines && is_wiki_heading(stripped)) || tag {
+    let latex = latex_heading_title(stripped).is_some();
+    if indent <= 3 && (is_heading(stripped) || field || latex || title_lines && is_wiki_heading(stripped))
+      || tag
+    {
       flush(out, &mut para, &mut next_block, heading);
       // The addresses right under a heading are part of it (`is_title_block`).
       let addresses = lines[i + 1..]
@@ -291,7 +294,7 @@ fn segment_with(
       i += 1 + addresses;
       continue;
     }
-    if stripped.trim().is_empty() {
+    if is_blank(stripped) {
       // A paragraph of one short line with no closing punctuation, with more text after
       // it, is a title ("Ed Wood", "**Ed Wood**"): it heads what follows as a heading does.
       let title = |(s, e): (usize, usize)| {
@@ -479,7 +482,7 @@ pub fn repeats(text: &str, segments: &[Segment]) -> Vec<u32> {
 /// paragraphs (`TITLED_SHARE`: a program's output has a title-like line here and there).
 fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
   let line = |k: usize| text[lines[k].0..lines[k].1].trim();
-  let blank = |k: usize| k >= lines.len() || line(k).is_empty();
+  let blank = |k: usize| k >= lines.len() || is_blank(line(k));
   // The text of the paragraph from line `k` on.
   let paragraph = |k: usize| {
     let end = (k..lines.len()).take_while(|&n| !blank(n)).last().unwrap_or(k);
@@ -530,7 +533,7 @@ fn is_titled_item(text: &str, lines: &[(usize, usize)], k: usize) -> bool {
   // The prose: the lines under the item up to a blank one or the next item.
   let prose = || {
     let end = (k + 1..lines.len())
-      .take_while(|&n| !line(n).trim().is_empty() && !is_list_item(line(n).trim_start_matches(' ')))
+      .take_while(|&n| !is_blank(line(n)) && !is_list_item(line(n).trim_start_matches(' ')))
       .last()
       .unwrap_or(k + 1);
     is_prose(text[lines[k + 1].0..lines[end].1].trim())
@@ -540,6 +543,14 @@ fn is_titled_item(text: &str, lines: &[(usize, usize)], k: usize) -> bool {
     && !next.starts_with([' ', '\t'])
     && !is_list_item(next)
     && prose()
+}
+
+/// A line with nothing on it but spaces, or a block quote's marks (`>`, the blank line of
+/// a quoted text).
+fn is_blank(line: &str) -> bool {
+  line
+    .trim_matches(|c: char| c.is_whitespace() || c == '>')
+    .is_empty()
 }
 
 /// Text that reads as prose: opening with a letter, a digit or a quote, longer than a
@@ -683,10 +694,16 @@ pub fn tag_title(tag: &str) -> Option<&str> {
   for attribute in TITLE_ATTRIBUTES {
     if let Some(at) = t.find(&format!(" {attribute}=\"")) {
       let value = &t[at + attribute.len() + 3..];
-      return value
-        .find('"')
-        .map(|end| &value[..end])
-        .filter(|v| !v.trim().is_empty());
+      let value = value.find('"').map(|end| &value[..end]);
+      // A field named a title holds it (Solr's `<str name="title">Ed Wood</str>`).
+      if value.is_some_and(|v| attribute == "name" && is_title_attribute(v)) {
+        let inner = &t[t.find('>')? + 1..];
+        return inner
+          .rfind("</")
+          .map(|end| inner[..end].trim())
+          .filter(|v| !v.is_empty() && !v.contains('<'));
+      }
+      return value.filter(|v| !v.trim().is_empty());
     }
   }
   TITLE_ELEMENTS.iter().find_map(|element| {
@@ -706,11 +723,23 @@ pub fn field_title(line: &str) -> Option<&str> {
   (is_title_attribute(key) && !value.is_empty() && value.len() <= MAX_TITLE_LINE).then_some(value)
 }
 
-/// Whether `key` names a title (`Title`, `source`, `path`…: `TITLE_ATTRIBUTES`).
+/// Whether `key` names a title (`Title`, `source`, `path`…: `TITLE_ATTRIBUTES`, or a
+/// compound of `title`).
 pub fn is_title_attribute(key: &str) -> bool {
-  TITLE_ATTRIBUTES
-    .iter()
-    .any(|a| a.eq_ignore_ascii_case(key.trim()))
+  // A reStructuredText field's name is wrapped in colons (`:Title: Ed Wood`).
+  let key = key.trim().trim_matches(':');
+  if TITLE_ATTRIBUTES.iter().any(|a| a.eq_ignore_ascii_case(key)) {
+    return true;
+  }
+  // A compound ending in a title's word: `doc_title`, `page-title`, `pageTitle`.
+  let Some(head) = key.strip_suffix("title").or_else(|| key.strip_suffix("Title")) else {
+    return false;
+  };
+  let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+  !head.is_empty()
+    && key.bytes().all(word)
+    && (head.ends_with(['_', '-'])
+      || key.ends_with("Title") && head.ends_with(|c: char| c.is_ascii_lowercase()))
 }
 
 /// Whether a tag's name (`h3`, `title`) is a title element's (`TITLE_ELEMENTS`).
@@ -720,10 +749,14 @@ pub fn is_title_element(name: &str) -> bool {
 
 /// Attributes whose value names what a tag wraps (`page`: LangChain's Wikipedia tool
 /// prints `Page: Ed Wood` over each summary).
-const TITLE_ATTRIBUTES: [&str; 7] = ["title", "name", "source", "path", "file", "filename", "page"];
+const TITLE_ATTRIBUTES: [&str; 9] = [
+  "title", "name", "source", "path", "file", "filename", "page", "heading", "headline",
+];
 /// Elements whose text names what is wrapped around them, or what follows them (HTML's
 /// headings).
-const TITLE_ELEMENTS: [&str; 9] = ["title", "source", "name", "h1", "h2", "h3", "h4", "h5", "h6"];
+const TITLE_ELEMENTS: [&str; 10] = [
+  "title", "source", "name", "h1", "h2", "h3", "h4", "h5", "h6", "dt",
+];
 /// A tag line longer than this holds content, not a title.
 const MAX_TAG_LINE: usize = 300;
 
@@ -752,6 +785,27 @@ fn is_heading(line: &str) -> bool {
   let hashes = line.bytes().take_while(|&c| c == b'#').count();
   (1..=6).contains(&hashes) && line[hashes..].starts_with([' ', '\t']) && !line[hashes..].trim().is_empty()
 }
+
+/// The title of a LaTeX sectioning command alone on its line (`\section{Ed Wood}`,
+/// `\subsection*{…}`).
+pub fn latex_heading_title(line: &str) -> Option<&str> {
+  let rest = line.trim().strip_prefix('\\')?;
+  let open = rest.find('{')?;
+  let command = rest[..open].trim_end_matches('*');
+  let inner = rest[open + 1..].strip_suffix('}')?;
+  (LATEX_SECTIONS.contains(&command) && !inner.trim().is_empty() && !inner.contains(['{', '}']))
+    .then_some(inner.trim())
+}
+
+/// LaTeX's sectioning commands.
+const LATEX_SECTIONS: [&str; 6] = [
+  "part",
+  "chapter",
+  "section",
+  "subsection",
+  "subsubsection",
+  "paragraph",
+];
 
 /// MediaWiki's heading (`== Ed Wood ==`). Read where title lines are (a program's output
 /// marks its lines so too: `=== case 1 ===`).
@@ -1007,6 +1061,30 @@ mod tests {
     assert!(out.iter().all(|s| s.kind != Kind::Heading));
     assert!(!is_wiki_heading("====") && !is_wiki_heading("== a") && !is_wiki_heading("==  =="));
     assert_eq!(field_title("Note: it failed"), None);
+    // More of the ways markup names a title: a reST field, a name ending in `title`, a
+    // field element named so (Solr), a definition's term, a LaTeX section.
+    assert_eq!(field_title(":Title: Ed Wood"), Some("Ed Wood"));
+    assert_eq!(field_title("doc_title: Ed Wood"), Some("Ed Wood"));
+    assert_eq!(field_title("heading: Ed Wood"), Some("Ed Wood"));
+    assert_eq!(field_title("pageTitle: Ed Wood"), Some("Ed Wood"));
+    assert_eq!(field_title("entitle: x"), None);
+    assert_eq!(field_title("subtitle: x"), None);
+    assert_eq!(tag_title("<str name=\"title\">Ed Wood</str>"), Some("Ed Wood"));
+    assert_eq!(tag_title("<str name=\"id\">7</str>"), Some("id"));
+    assert_eq!(tag_title("<dt>Ed Wood</dt>"), Some("Ed Wood"));
+    assert_eq!(latex_heading_title("\\subsection*{Ed Wood}"), Some("Ed Wood"));
+    assert_eq!(latex_heading_title("\\textbf{Ed Wood}"), None);
+    let latex = cut("\\section{Ed Wood}\nHe made films.", Granularity::Sentence);
+    assert_eq!(latex[0], ("\\section{Ed Wood}", Kind::Heading, 0, None));
+  }
+
+  /// A block quote's bare `>` line is its blank line: quoted paragraphs are blocks apart.
+  #[test]
+  fn a_quote_s_bare_marks_separate_its_paragraphs() {
+    let quoted = "> He made films.\n>\n> He was born in Burbank.";
+    let got = cut(quoted, Granularity::Sentence);
+    assert_eq!(got.iter().map(|p| p.2).collect::<Vec<_>>(), [0, 1], "{got:?}");
+    assert!(is_blank(" > > ") && !is_blank("> a"));
   }
 
   /// In a message's part, titles head what follows where documents are listed under them,
