@@ -257,6 +257,9 @@ fn string_values(json: &str) -> impl Iterator<Item = String> + '_ {
 /// quote's `>`.
 fn without_mark(lead: &str) -> &str {
   let t = lead.trim_start();
+  if let Some(rest) = numbered_label(t) {
+    return rest;
+  }
   for (open, close) in [('[', ']'), ('(', ')')] {
     if let Some(rest) = t.strip_prefix(open) {
       let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
@@ -283,6 +286,44 @@ fn without_mark(lead: &str) -> &str {
   }
 }
 
+/// What follows a numbered label a record opens with: a word and a number before a colon,
+/// a cell's bar or the line's end (`Doc 3: Ed Wood`, `Result 3 | Ed Wood`, `Passage 3`
+/// over the text), or a label field of a number on a line of its own (`Document: 3` over
+/// `title: Ed Wood`). Not before a comma: `Route 66, also known as …` names Route 66.
+fn numbered_label(t: &str) -> Option<&str> {
+  let word = t.bytes().take_while(u8::is_ascii_alphabetic).count();
+  if word == 0 || word > MAX_LABEL_WORD || !t.starts_with(|c: char| c.is_ascii_uppercase()) {
+    return None;
+  }
+  let after = &t[word..];
+  let (number, colon) = match after.strip_prefix(": ") {
+    Some(rest) => (rest, true),
+    None => (after.strip_prefix(' ')?, false),
+  };
+  let digits = number.bytes().take_while(u8::is_ascii_digit).count();
+  if digits == 0 || digits > MAX_LABEL_DIGITS {
+    return None;
+  }
+  let rest = &number[digits..];
+  let line_end = rest.trim_start_matches([' ', '\t']).starts_with(['\n', '\r']);
+  let rest = if line_end {
+    rest.trim_start()
+  } else if colon {
+    return None;
+  } else {
+    rest
+      .strip_prefix(':')
+      .or_else(|| rest.strip_prefix(" |"))?
+      .trim_start()
+  };
+  (!rest.is_empty()).then_some(rest)
+}
+
+/// A numbered label's word is a short one (`Document`, `Passage`, `Result`)…
+const MAX_LABEL_WORD: usize = 12;
+/// …and its number a record's index, not a year's or a count's (`Chapter 1984:` is no label).
+const MAX_LABEL_DIGITS: usize = 3;
+
 /// A title a lead writes as one: bold (`**Ed Wood**: …`), a line of its own (`Ed Wood`
 /// over the text), or short before a dash, a colon, a tab or a table's next cell (`Ed Wood
 /// — …`, `| Ed Wood | …`). `Err` for a bold mark
@@ -298,10 +339,6 @@ fn written_title(t: &str) -> Result<Option<String>, ()> {
   // A lead that is a title line of its own (a search result's title over its text).
   if is_title_line(t) {
     return Ok(Some(title(t)));
-  }
-  // A label that closes on a name in quotes (`According to the article "Ed Wood": …`).
-  if let Some(name) = t.split_once(": ").and_then(|(label, _)| quoted_at_end(label)) {
-    return Ok(Some(title(name)));
   }
   for separator in [" — ", " – ", ": ", " | ", "\t"] {
     if let Some((name, _)) = t.split_once(separator) {
@@ -326,8 +363,13 @@ fn written_title(t: &str) -> Result<Option<String>, ()> {
 }
 
 /// The name in quotes a short label ends with (`According to the article "Ed Wood"`,
-/// `From “Ed Wood”`), the words before it no sentence.
+/// `From “Ed Wood” (Wikipedia)`), the words before it no sentence.
 fn quoted_at_end(label: &str) -> Option<&str> {
+  // A note after the name is no part of the label (`from "Ed Wood" (Wikipedia)`).
+  let label = match label.rfind(" (") {
+    Some(at) if label.ends_with(')') => &label[..at],
+    _ => label,
+  };
   let (open, close) = if label.ends_with('”') {
     ('“', '”')
   } else {
@@ -573,9 +615,10 @@ const ARTICLES: [&str; 3] = ["a", "an", "the"];
 /// short forms of those names (`shortened`), as people are named short ("Harvey Lawrence
 /// Pekar" is "Harvey Pekar", "Clive Staples Lewis" is "C. S. Lewis").
 pub(super) fn lead_titles(lead: &str) -> (Vec<String>, usize) {
+  let labelled = numbered_label(lead.trim_start()).is_some();
   let t = nicknames_joined(without_mark(lead));
   let t = t.as_ref();
-  let (mut names, primary) = lead_names_of(t);
+  let (mut names, primary) = lead_names_of(t, labelled);
   for name in &mut names {
     if name.contains(NICKNAME_SPACE) {
       *name = name.replace(NICKNAME_SPACE, " ");
@@ -624,7 +667,8 @@ fn nicknames_joined(t: &str) -> std::borrow::Cow<'_, str> {
 const MAX_NICKNAME_WORDS: usize = 3;
 
 /// `lead_titles` of a lead whose nicknames are joined.
-fn lead_names_of(t: &str) -> (Vec<String>, usize) {
+/// (`labelled`: the lead opened with a numbered label, now left out.)
+fn lead_names_of(t: &str, labelled: bool) -> (Vec<String>, usize) {
   // A record's title field on a line of its own (`- title: Ed Wood` over `  text: …`) is
   // its title as written, whatever its case.
   // So is a record's on one line: an opening title element (`<h3>Ed Wood</h3><p>…`), a
@@ -634,6 +678,12 @@ fn lead_names_of(t: &str) -> (Vec<String>, usize) {
     opening_element_title(t)
       .or_else(|| opening_field_title(t))
       .or_else(|| label_field_title(t))
+      // A label of words that closes on a name in quotes (`According to the article "Ed
+      // Wood": …`, `Excerpt 3, from "Ed Wood" (Wikipedia): …`).
+      .or_else(|| {
+        let (label, _) = t.split_once(": ").filter(|_| t.starts_with(char::is_uppercase))?;
+        quoted_at_end(label)
+      })
       .or_else(|| {
         t.strip_prefix('"')
           .and_then(|rest| rest.split_once("\","))
@@ -647,6 +697,13 @@ fn lead_names_of(t: &str) -> (Vec<String>, usize) {
     .or_else(one_line)
   {
     return (vec![title(field)], 1);
+  }
+  // A title on the first line of a record its label opened (`Doc 3: Ed Wood` over `Ed
+  // Wood was…`, read without its label).
+  if let Some((first, _)) = labelled.then(|| t.split_once('\n')).flatten() {
+    if is_title_line(first) {
+      return (vec![title(first)], 1);
+    }
   }
   // A name opens with a capital, a digit, a quote or bold marks: a line of code or a
   // lower-case note names nothing, and is not read further.
@@ -1125,6 +1182,26 @@ mod tests {
       lead_title("Passage 2 [title: Ray Turner (computer scientist)]: He is a logician.").as_deref(),
       Some("ray turner")
     );
+    // A numbered label is a record's mark: the title follows it, on its line or after a bar.
+    for record in [
+      "Doc 3: Ed Wood\nEd Wood was an American filmmaker.",
+      "Result 3: Ed Wood\nHe was an American filmmaker.",
+      "Source 3 | Ed Wood | https://x.org/ed\nHe was an American filmmaker.",
+      "Excerpt 3, from \"Ed Wood\" (Wikipedia): he was an American filmmaker.",
+    ] {
+      assert_eq!(lead_title(record).as_deref(), Some("ed wood"), "{record}");
+    }
+    assert_eq!(
+      numbered_label("Document: 3\ntitle: Ed Wood"),
+      Some("title: Ed Wood")
+    );
+    // A name with a number is no label.
+    assert_eq!(
+      lead_title("Route 66, also known as the Main Street, is a highway.").as_deref(),
+      Some("route 66")
+    );
+    assert_eq!(numbered_label("Apollo 11 landed in 1969."), None);
+    assert_eq!(numbered_label("Chapter 1984: a year"), None);
     // A number is no index cell; a sentence before a quote is no label.
     assert_eq!(lead_title("1,000 people came.").as_deref(), Some("1,000"));
     assert_ne!(
