@@ -386,12 +386,16 @@ fn quoted_at_end(label: &str) -> Option<&str> {
 }
 
 /// The text of a title element (`<h3>`, `<title>`: `TITLE_ELEMENTS`) among the tags a lead
-/// opens with.
+/// opens with, or the title attribute of one of them.
 fn opening_element_title(t: &str) -> Option<&str> {
   let mut rest = t;
   while let Some(after) = rest.strip_prefix('<') {
     let close = after.find('>')?;
     let name = &after[..close];
+    // A tag that names what it wraps (`<document title="Ed Wood" source="…">…`).
+    if let Some(named) = tag_title(&rest[..close + 2]).filter(|_| name.contains('=')) {
+      return Some(named);
+    }
     rest = &after[close + 1..];
     if is_title_element(name) {
       return rest.find("</").map(|end| rest[..end].trim());
@@ -1167,6 +1171,7 @@ mod tests {
     );
     for record in [
       "<article><h3>Ed Wood</h3><p>He was an American filmmaker.</p></article>",
+      "<document title=\"Ed Wood\" source=\"wikipedia\">He was an American filmmaker.</document>",
       "title: Ed Wood context: He was an American filmmaker.",
       "\"Ed Wood\",\"He was an American filmmaker.\"",
       "Ed Wood\tHe was an American filmmaker.",
