@@ -5,7 +5,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::core::segment::Segment;
+use crate::core::segment::{Kind, Segment};
 
 /// The longest citation label read as one (`[1]`, `[^note]`, `[call_abc123]`): longer
 /// bracketed text is prose in brackets, not a label.
@@ -53,24 +53,18 @@ pub fn markers(text: &str) -> impl Iterator<Item = &str> {
   let bytes = text.as_bytes();
   let mut i = 0;
   std::iter::from_fn(move || {
-    while i < bytes.len() {
-      if bytes[i] == b'[' {
-        if let Some(len) = text[i + 1..].find(']') {
-          let label = &text[i + 1..i + 1 + len];
-          let after = bytes.get(i + 2 + len).copied();
-          i += 1;
-          if !label.is_empty()
-            && len <= MAX_LABEL
-            && !label.contains(['[', '\n'])
-            && after != Some(b'(')
-            && after != Some(b':')
-          {
-            return Some(label);
-          }
-          continue;
+    while let Some(open) = memchr::memchr(b'[', &bytes[i..]) {
+      let at = i + open;
+      i = at + 1;
+      // A label closes within `MAX_LABEL` bytes: the search stops there.
+      let window = &bytes[at + 1..bytes.len().min(at + 2 + MAX_LABEL)];
+      if let Some(len) = memchr::memchr(b']', window) {
+        let label = &text[at + 1..at + 1 + len];
+        let after = bytes.get(at + 2 + len).copied();
+        if !label.is_empty() && !label.contains(['[', '\n']) && after != Some(b'(') && after != Some(b':') {
+          return Some(label);
         }
       }
-      i += 1;
     }
     None
   })
@@ -122,10 +116,15 @@ impl Sources {
     for &d in defined.values() {
       candidate[d] = true;
     }
-    // Cited from the text, not from another definition (a list's items name each other).
+    // Cited from the text, not from another definition (a list's items name each other)
+    // nor from code.
     let mut defines = vec![false; segments.len()];
     let mut cites = vec![Vec::new(); segments.len()];
-    for (i, s) in segments.iter().enumerate().filter(|&(i, _)| !candidate[i]) {
+    for (i, s) in segments
+      .iter()
+      .enumerate()
+      .filter(|&(i, s)| !candidate[i] && s.kind != Kind::Code)
+    {
       let t = &text[s.start..s.end];
       for label in markers(t).filter(|label| cites_as_prose(t, label)) {
         if let Some(&d) = defined.get(&label.to_lowercase()) {
@@ -240,6 +239,19 @@ mod tests {
       Sources::title(text, &segments, at("[1] Ed Wood")),
       "Ed Wood (film)"
     );
+  }
+
+  /// A bracket never closed is searched no further than a label's length: a megabyte of
+  /// `[` holds no marker.
+  #[test]
+  fn markers_close_within_a_label_s_length() {
+    assert_eq!(
+      markers("a [1] b [^x] c [text](u) d [k]: e").collect::<Vec<_>>(),
+      ["1", "^x"]
+    );
+    let long = format!("[{}]", "x".repeat(MAX_LABEL + 1));
+    assert_eq!(markers(&long).count(), 0);
+    assert_eq!(markers(&"[".repeat(1 << 20)).count(), 0);
   }
 
   #[test]
