@@ -3,7 +3,7 @@
 //! marker's definition; relevance names a paragraph by the sources it cites; extraction
 //! brings a kept citation's definition along.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::core::segment::{Kind, Segment};
 
@@ -89,8 +89,8 @@ pub struct Sources {
 }
 
 impl Sources {
-  /// `None` when no segment defines a label another cites (most texts: found by reading
-  /// only the segments that open with `[`).
+  /// `None` when fewer than `MIN_SOURCES` segments define a label another cites (most
+  /// texts: found by reading only the segments that open with `[`).
   pub fn read(text: &str, segments: &[Segment]) -> Option<Self> {
     let mut defined: FxHashMap<String, usize> = FxHashMap::default();
     for (i, s) in segments.iter().enumerate() {
@@ -120,15 +120,23 @@ impl Sources {
     // nor from code.
     let mut defines = vec![false; segments.len()];
     let mut cites = vec![Vec::new(); segments.len()];
+    let mut seen: FxHashSet<(usize, usize)> = FxHashSet::default();
     for (i, s) in segments
       .iter()
       .enumerate()
       .filter(|&(i, s)| !candidate[i] && s.kind != Kind::Code)
     {
       let t = &text[s.start..s.end];
-      for label in markers(t).filter(|label| cites_as_prose(t, label)) {
+      // Where the last marker cited ended: one right after it cites too (`films [3][4]`).
+      let mut run_end = None;
+      for label in markers(t) {
+        let open = label.as_ptr() as usize - t.as_ptr() as usize - 1;
+        if !(run_end == Some(open) || cites_as_prose(t, label)) || !is_source_label(label) {
+          continue;
+        }
+        run_end = Some(open + label.len() + 2);
         if let Some(&d) = defined.get(&label.to_lowercase()) {
-          if !cites[i].contains(&d) {
+          if seen.insert((i, d)) {
             cites[i].push(d);
             defines[d] = true;
           }
@@ -239,6 +247,12 @@ mod tests {
       Sources::title(text, &segments, at("[1] Ed Wood")),
       "Ed Wood (film)"
     );
+    // Markers one after another cite each (`films[1][2].`, `films. [1][2]`).
+    for cited in ["Ed Wood made films[1][2].", "Ed Wood made films. [1][2]"] {
+      let text = format!("{cited}\n\n[1] Ed Wood. https://x.org/ed\n[2] Tim Burton. https://x.org/tim");
+      let (_, sources) = read(&text);
+      assert_eq!(sources.map(|s| s.cites[0].len()), Some(2), "{cited}");
+    }
   }
 
   /// A bracket never closed is searched no further than a label's length: a megabyte of
@@ -257,7 +271,7 @@ mod tests {
   #[test]
   fn code_indexes_a_job_line_and_a_lone_definition_cite_nothing() {
     // Indexes in code are no citations of a docstring's references.
-    let code = "return coeff[1], limit\n\nif args[1].is_Integer:\n\n[1] W. Stein, Elementary Number Theory\n[2] A. Johnston, A Root Algorithm";
+    let code = "return coeff[1], coeff[2], limit\n\nif args[1].is_Integer and args[2]:\n\n[1] W. Stein, Elementary Number Theory\n[2] A. Johnston, A Root Algorithm";
     assert!(read(code).1.is_none());
     // One definition is no list of sources; a number is no source.
     assert!(read("It crashed. [1]\n\n[1] 29440 abort (core dumped) python")

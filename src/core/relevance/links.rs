@@ -393,7 +393,8 @@ fn opening_element_title(t: &str) -> Option<&str> {
     let close = after.find('>')?;
     let name = &after[..close];
     // A tag that names what it wraps (`<document title="Ed Wood" source="…">…`).
-    if let Some(named) = tag_title(&rest[..close + 2]).filter(|_| name.contains('=')) {
+    let tag = &rest[..close + 2];
+    if let Some(named) = tag_title(tag).filter(|_| tag.contains(" title=\"")) {
       return Some(named);
     }
     rest = &after[close + 1..];
@@ -704,8 +705,9 @@ fn lead_names_of(t: &str, labelled: bool) -> (Vec<String>, usize) {
   }
   // A title on the first line of a record its label opened (`Doc 3: Ed Wood` over `Ed
   // Wood was…`, read without its label).
-  if let Some((first, _)) = labelled.then(|| t.split_once('\n')).flatten() {
-    if is_title_line(first) {
+  if let Some((first, rest)) = labelled.then(|| t.split_once('\n')).flatten() {
+    // Over a line that opens a sentence: a wrapped sentence's first line is no title.
+    if is_title_line(first) && !rest.trim_start().starts_with(char::is_lowercase) {
       return (vec![title(first)], 1);
     }
   }
@@ -1199,6 +1201,15 @@ mod tests {
     assert_eq!(
       numbered_label("Document: 3\ntitle: Ed Wood"),
       Some("title: Ed Wood")
+    );
+    // A wrapped sentence's first line is no title; a field's name is none.
+    assert_ne!(
+      lead_title("Doc 3: He was born in Burbank in 1958 and\nmade many films.").as_deref(),
+      Some("he was born in burbank in 1958 and")
+    );
+    assert_ne!(
+      lead_title("<doc><str name=\"id\">7</str> Ed Wood was a filmmaker.").as_deref(),
+      Some("id")
     );
     // A name with a number is no label.
     assert_eq!(

@@ -42,7 +42,7 @@ use links::{
 use pair::lift_pair;
 use weights::*;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::core::citations::Sources;
 use crate::core::segment::{Kind, Segment};
@@ -252,14 +252,27 @@ pub fn scores_with(
   for (names, more) in title.iter_mut().zip(found) {
     names.extend(more);
   }
-  // A unit that cites a listed source is named by it, as a heading names its section.
+  // A unit that cites a listed source is named by it, as a heading names its section; a
+  // unit of sources alone (a list with no heading over it) is named by none of them.
   if let Some(sources) = &sources {
+    let mut own = vec![false; sections];
+    for (i, &k) in section_of.iter().enumerate() {
+      own[k] |= !listed(i) && !is_section_start(segments[i].kind);
+    }
+    for (k, names) in title.iter_mut().enumerate() {
+      if !own[k] {
+        names.clear();
+      }
+    }
+    let mut named: FxHashSet<(usize, String)> = (0..sections)
+      .flat_map(|k| title[k].iter().map(move |t| (k, t.clone())))
+      .collect();
     for (i, cited) in sources.cites.iter().enumerate() {
       for &d in cited {
         let name = source_title(Sources::title(text, segments, d));
-        let names = &mut title[section_of[i]];
-        if long_enough(&name) && !names.contains(&name) {
-          names.push(name);
+        let k = section_of[i];
+        if long_enough(&name) && named.insert((k, name.clone())) {
+          title[k].push(name);
         }
       }
     }
@@ -854,11 +867,19 @@ mod tests {
   /// scores nothing of its own.
   #[test]
   fn a_cited_source_names_its_paragraph() {
-    let text = "He was born in 1958 in Burbank. [2]\n\nHe was born in 1924 in Poughkeepsie. [1]\n\nReferences:\n[1] Ed Wood. https://x.org/ed\n[2] Tim Burton. https://x.org/tim";
-    let s = scored(text, "Where was Ed Wood born?");
-    let score = |needle: &str| s.iter().find(|x| x.0.contains(needle)).unwrap().1;
-    assert!(score("Poughkeepsie") > score("Burbank") + 0.3, "{s:?}");
-    assert_eq!(score("[1] Ed Wood"), 0.0, "{s:?}");
+    let cited = "He was born in 1958 in Burbank. [2]\n\nHe was born in 1924 in Poughkeepsie. [1]";
+    let sources = "[1] Ed Wood. https://x.org/ed\n[2] Tim Burton. https://x.org/tim";
+    // Under a heading of their own, or as a list with none over it (named by none of its
+    // sources, it stands first no more; the two paragraphs are then lifted as a pair).
+    for (text, lead) in [
+      (format!("{cited}\n\nReferences:\n{sources}"), 0.3),
+      (format!("{cited}\n\n{sources}"), 0.0),
+    ] {
+      let s = scored(&text, "Where was Ed Wood born?");
+      let score = |needle: &str| s.iter().find(|x| x.0.contains(needle)).unwrap().1;
+      assert!(score("Poughkeepsie") >= score("Burbank") + lead, "{s:?}");
+      assert_eq!(score("[1] Ed Wood"), 0.0, "{s:?}");
+    }
   }
 
   /// The heading scores of a titled text, best first.

@@ -168,6 +168,14 @@ fn segment_with(
   }
   let lines = line_spans(text);
   let title_lines = title_lines || titles_recur(text, &lines);
+  // Items that title the prose under them head it where a few do (`is_titled_item`).
+  let titled_items = title_lines
+    && (0..lines.len())
+      .filter(|&k| {
+        (k == 0 || is_blank(&text[lines[k - 1].0..lines[k - 1].1])) && is_titled_item(text, &lines, k)
+      })
+      .nth(MIN_TITLED - 1)
+      .is_some();
   let mut i = 0;
   // Whether JSON after the text's opening lines has been tried as records, at the first
   // line that opens as records do (once: a text of many such lines would otherwise be
@@ -332,8 +340,8 @@ fn segment_with(
       i += 1;
       continue;
     }
-    // An item titling the prose under it heads it, where titles recur.
-    if title_lines && indent <= 3 && is_titled_item(text, &lines, i) {
+    // An item titling the prose under it heads it, where such items recur.
+    if titled_items && indent <= 3 && is_titled_item(text, &lines, i) {
       flush(out, &mut para, &mut next_block, heading);
       open_heading(out, ls, le, &mut heading, &mut next_block);
       i += 1;
@@ -1206,6 +1214,11 @@ mod tests {
     let mut part = Vec::new();
     segment_part(&one, 0, 0, Granularity::Sentence, &mut part, 0);
     assert!(part.iter().all(|p| p.kind != Kind::Heading), "{part:?}");
+    // Nor in a document: a step explained under it stays a step.
+    let step = format!("1. Configure the server\nOpen the file and set the port {prose}\n2. Restart it");
+    assert!(cut(&step, Granularity::Sentence)
+      .iter()
+      .all(|p| p.1 != Kind::Heading));
     let steps = "- Read the file\n- Fix the bug\n- Run the tests";
     assert!(cut(steps, Granularity::Sentence)
       .iter()
