@@ -255,12 +255,12 @@ pub fn scores_with(
   // A unit that cites a listed source is named by it, as a heading names its section; a
   // unit of sources alone (a list with no heading over it) is named by none of them.
   if let Some(sources) = &sources {
-    let mut own = vec![false; sections];
+    let mut has_text = vec![false; sections];
     for (i, &k) in section_of.iter().enumerate() {
-      own[k] |= !listed(i) && !is_section_start(segments[i].kind);
+      has_text[k] |= !listed(i) && !is_section_start(segments[i].kind);
     }
     for (k, names) in title.iter_mut().enumerate() {
-      if !own[k] {
+      if !has_text[k] {
         names.clear();
       }
     }
@@ -420,6 +420,7 @@ pub fn scores_with(
     body,
   );
   let max_relevance = max(&relevance);
+
   let mass: f32 = (0..weights.len())
     .filter(|&t| index.df[t] > 0)
     .map(|t| weights[t] * index.idf(t))
