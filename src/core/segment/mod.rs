@@ -314,6 +314,10 @@ fn segment_with(
         para = None;
         open_heading(out, s, e, &mut heading, &mut next_block);
       }
+      // A quote's bare marks close the block over them: every character is in a segment.
+      if !stripped.trim().is_empty() {
+        para = Some(para.map_or((ls, le), |(s, _)| (s, le)));
+      }
       flush(out, &mut para, &mut next_block, heading);
       i += 1;
       continue;
@@ -1091,7 +1095,15 @@ mod tests {
   fn a_quote_s_bare_marks_separate_its_paragraphs() {
     let quoted = "> He made films.\n>\n> He was born in Burbank.";
     let got = cut(quoted, Granularity::Sentence);
-    assert_eq!(got.iter().map(|p| p.2).collect::<Vec<_>>(), [0, 1], "{got:?}");
+    // The bare mark closes the first (every character is in a segment).
+    assert_eq!(
+      got.iter().map(|p| (p.0, p.2)).collect::<Vec<_>>(),
+      [
+        ("> He made films.", 0),
+        (">", 0),
+        ("> He was born in Burbank.", 1)
+      ]
+    );
     assert!(is_blank(" > > ") && !is_blank("> a"));
   }
 
