@@ -2,8 +2,8 @@
 
 use super::index::fold_ascii;
 use crate::core::segment::{
-  field_title, is_title_attribute, is_title_element, is_title_line, json_title, latex_heading_title,
-  tag_title,
+  field_title, is_title_attribute, is_title_element, is_title_line, is_titled_tag, json_title,
+  latex_heading_title, tag_title, without_tags,
 };
 use crate::core::sentences::stands_before_name;
 use crate::core::terms::{is_stop_word, push_folded};
@@ -317,6 +317,26 @@ fn numbered_label(t: &str) -> Option<&str> {
       .trim_start()
   };
   (!rest.is_empty()).then_some(rest)
+}
+
+/// Whether a unit's first line names nothing, so that the unit leads with the line after
+/// it: a numbered label and nothing more (`Document: 3` over `title: Ed Wood`), or markup
+/// alone that is no titled tag (`<results>` over the first document).
+pub(super) fn names_nothing(line: &str) -> bool {
+  is_bare_label(line) || (!is_titled_tag(line) && without_tags(line).is_empty())
+}
+
+/// Whether a line is a numbered label and nothing more (`Document: 3`, `Doc 3`, `[3]`).
+fn is_bare_label(line: &str) -> bool {
+  let t = line.trim().trim_end_matches(':');
+  let number = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')).or_else(|| {
+    let word = t.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let rest = &t[word..];
+    (word <= MAX_LABEL_WORD && t.starts_with(|c: char| c.is_ascii_uppercase()))
+      .then(|| rest.strip_prefix(": ").or_else(|| rest.strip_prefix(' ')))
+      .flatten()
+  });
+  number.is_some_and(|n| (1..=MAX_LABEL_DIGITS).contains(&n.len()) && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// A numbered label's word is a short one (`Document`, `Passage`, `Result`)…
@@ -674,8 +694,8 @@ const MAX_NICKNAME_WORDS: usize = 3;
 /// `lead_titles` of a lead whose nicknames are joined.
 /// (`labelled`: the lead opened with a numbered label, now left out.)
 fn lead_names_of(t: &str, labelled: bool) -> (Vec<String>, usize) {
-  // A record's title field on a line of its own (`- title: Ed Wood` over `  text: …`) is
-  // its title as written, whatever its case.
+  // A record's title field on a line of its own (`- title: Ed Wood` over `  text: …`, or
+  // a lead of that line alone) is its title as written, whatever its case.
   // So is a record's on one line: an opening title element (`<h3>Ed Wood</h3><p>…`), a
   // title field before the next field (`title: Ed Wood text: …`), a quoted first cell
   // (`"Ed Wood","…"`).
@@ -696,10 +716,11 @@ fn lead_names_of(t: &str, labelled: bool) -> (Vec<String>, usize) {
       })
       .filter(|name| !name.trim().is_empty() && name.len() <= MAX_LEAD_BYTES)
   };
-  if let Some(field) = t
-    .split_once('\n')
-    .and_then(|(first, _)| field_title(first))
+  let first_line = t.split_once('\n').map(|(first, _)| first);
+  if let Some(field) = first_line
+    .and_then(field_title)
     .or_else(one_line)
+    .or_else(|| first_line.is_none().then(|| field_title(t)).flatten())
   {
     return (vec![title(field)], 1);
   }
@@ -1305,6 +1326,36 @@ mod tests {
     assert_eq!(lead_title("the lower-case start of a note."), None);
     assert_eq!(lead_title("On March 27, 1977, two jets collided."), None);
     assert_eq!(lead_title("In 2008, photographs were published."), None);
+  }
+
+  #[test]
+  fn a_line_that_names_nothing_is_no_lead() {
+    for line in [
+      "Document: 3",
+      "Doc 3",
+      "[3]",
+      "Result 12:",
+      "<results>",
+      "</doc>",
+      "<div class=\"hit\">",
+    ] {
+      assert!(names_nothing(line), "{line}");
+    }
+    for line in [
+      "Chapter 1984",
+      "Document: three",
+      "<document title=\"Ed Wood\">",
+      "<title>Ed Wood</title>",
+      "Ed Wood",
+    ] {
+      assert!(!names_nothing(line), "{line}");
+    }
+    // A lead that is a title field alone, or one before the next field on its line.
+    assert_eq!(lead_title("title: Ed Wood").as_deref(), Some("ed wood"));
+    assert_eq!(
+      lead_title("title: Ed Wood context: Ed Wood was a filmmaker.").as_deref(),
+      Some("ed wood")
+    );
   }
 
   /// A lead sentence names what it defines as written before its verb, also where the

@@ -36,8 +36,8 @@ pub use postings::{Postings, Trigrams};
 use bm25::PHRASE;
 use groups::{group_scores, is_section_start, units, QueryTerms};
 use links::{
-  call_titles, heading_title, lead_titles, name_spans, named_titles, source_title, titles_named_by_task,
-  without_parentheses,
+  call_titles, heading_title, lead_titles, name_spans, named_titles, names_nothing, source_title,
+  titles_named_by_task, without_parentheses,
 };
 use pair::lift_pair;
 use weights::*;
@@ -212,10 +212,21 @@ pub fn scores_with(
     .map(|(k, &(first, end))| {
       let s = &segments[first];
       let whole = units_in[container_of_unit[k]] == 1;
+      // A unit leads with its first paragraph or item, or the one under it where the first
+      // is a line that names nothing (`names_nothing`: a label, a wrapper's tag), unless
+      // that one names nothing either (`Route 66` over `It is a highway`).
       let lead = |from: usize| {
-        (from..end)
-          .find(|&i| section_of[i] == k && matches!(segments[i].kind, Kind::Text | Kind::Item))
-          .map_or((Vec::new(), Naming::AllOf(0)), |i| leads.of(text, segments, i))
+        let mut lines =
+          (from..end).filter(|&i| section_of[i] == k && matches!(segments[i].kind, Kind::Text | Kind::Item));
+        let named = |i: usize| leads.of(text, segments, i);
+        let Some(first) = lines.next() else {
+          return (Vec::new(), Naming::AllOf(0));
+        };
+        std::iter::once(first)
+          .chain(lines)
+          .find(|&i| !names_nothing(&text[segments[i].start..segments[i].end]))
+          .filter(|&i| i == first || !named(i).0.is_empty())
+          .map_or_else(|| named(first), named)
       };
       let (mut names, naming) = match s.kind {
         // A call that names nothing (`next_page {"page": 2}`) is titled by its result's
@@ -420,7 +431,6 @@ pub fn scores_with(
     body,
   );
   let max_relevance = max(&relevance);
-
   let mass: f32 = (0..weights.len())
     .filter(|&t| index.df[t] > 0)
     .map(|t| weights[t] * index.idf(t))
@@ -816,6 +826,17 @@ mod tests {
     let cats = s.iter().find(|x| x.0 == "Cats sleep.").unwrap().1;
     assert!(burbank > 0.3, "{s:?}");
     assert!(burbank > cats);
+  }
+
+  /// A record whose first line names nothing (a numbered label, a wrapper's tag) is titled
+  /// by the line under it, so that the record that names it leads to it.
+  #[test]
+  fn a_label_over_a_title_field_leaves_the_record_its_title() {
+    let text = "<results>\nDocument: 0\ntitle: Ed Wood (film)\ntext: Ed Wood is a film directed by Tim Burton.\n\nDocument: 1\ntitle: Tim Burton\ntext: He grew up in Burbank.\n\nDocument: 2\ntitle: Bela Lugosi\ntext: Bela Lugosi starred in films by Ed Wood, who directed him until he died.\n</results>";
+    let s = scored(text, "Where did the director of the film Ed Wood grow up?");
+    let burbank = s.iter().find(|x| x.0.contains("Burbank")).unwrap().1;
+    let lugosi = s.iter().find(|x| x.0.contains("Lugosi starred")).unwrap().1;
+    assert!(burbank > lugosi, "{s:?}");
   }
 
   /// A request that quotes the task must not be where links start from: the section it

@@ -574,7 +574,7 @@ fn is_prose(text: &str) -> bool {
 }
 
 /// `line` without its markup tags.
-fn without_tags(line: &str) -> String {
+pub fn without_tags(line: &str) -> String {
   let mut out = String::with_capacity(line.len());
   let mut rest = line;
   while let Some(open) = rest.find('<') {
