@@ -215,6 +215,35 @@ describe('Gemini Content', () => {
 })
 
 describe('Anthropic blocks', () => {
+  it('a tool result’s text blocks are read apart, each record titled by its own field (an MCP search’s results)', () => {
+    const result = (title: string, text: string) => ({ type: 'text', text: `Title: ${title}\nDescription: ${text}\nURL: https://films.example/${title.replaceAll(' ', '_')}` })
+    const task = 'Which film did the director of Ed Wood make in 1988?'
+    const thread: Message[] = [
+      { role: 'user', content: task },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'web_search', input: { query: 'Ed Wood director' } }] },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 't1',
+            content: [
+              result('Ed Wood (film)', 'Ed Wood is a 1994 biopic directed by Tim Burton.'),
+              result('Bela Lugosi', 'He played Dracula on stage and screen, and later acted for Ed Wood.'),
+              result('Tim Burton', 'His films include Beetlejuice, released in 1988.'),
+              result('Plan 9 from Outer Space', 'A 1957 film by Ed Wood, released in 1959.'),
+            ],
+          },
+        ],
+      },
+    ]
+    // The film names its director, whose record (named by no word of the task) holds the answer.
+    const kept = extractRelevantContext(thread, task, { maxTokens: 60 }).relevantContext
+    expect(kept).toContain('directed by Tim Burton')
+    expect(kept).toContain('Beetlejuice, released in 1988')
+    expect(kept).not.toContain('Dracula')
+  })
+
   it('content that holds itself, or is nested past any message, is refused with a TypeError', () => {
     const cycle: unknown[] = []
     cycle.push(cycle)

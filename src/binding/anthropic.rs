@@ -38,14 +38,14 @@ impl<'env> Reader<'_, 'env> {
   }
 
   /// A document's or a search result's text under its title: a `# title` line, a search
-  /// result's source under it, then its text and its context. Blocks end with a line
-  /// break, so that blocks joined by one stand a paragraph apart. `None` when it has no
+  /// result's source under it, then its text and its context (blocks stand a paragraph
+  /// apart as parts: `content_text`). `None` when it has no
   /// text (a PDF, an image, a file by id, a link).
   fn document_text(&mut self, p: &Object<'env>, path: Path) -> Checked<Option<String>> {
     let search_result = self.string(p, Key::Type, path)?.as_deref() == Some("search_result");
     let body = if search_result {
       let content = self.get(p, Key::Content)?;
-      self.content_text(&content, &|| format!("{}.content", path()))?
+      self.document_content(&content, &|| format!("{}.content", path()))?
     } else {
       let source = self.get(p, Key::Source)?;
       if source.get_type()? != ValueType::Object || source.is_array()? {
@@ -57,7 +57,7 @@ impl<'env> Reader<'_, 'env> {
         Some("text") => self.string(&source, Key::Data, &spath)?.unwrap_or_default(),
         Some("content") => {
           let content = self.get(&source, Key::Content)?;
-          self.content_text(&content, &|| format!("{}.content", spath()))?
+          self.document_content(&content, &|| format!("{}.content", spath()))?
         }
         _ => return Ok(None),
       }
@@ -78,14 +78,12 @@ impl<'env> Reader<'_, 'env> {
       text.push('\n');
     }
     text.push_str(body.trim_end());
-    text.push('\n');
     if let Some(context) = self
       .string(p, Key::Context, path)?
       .filter(|c| !c.trim().is_empty())
     {
-      text.push('\n');
+      text.push_str("\n\n");
       text.push_str(context.trim_end());
-      text.push('\n');
     }
     Ok(Some(text))
   }

@@ -483,8 +483,19 @@ impl<'env> Reader<'_, 'env> {
     Ok(())
   }
 
-  /// A tool result's content: a string, or text parts (joined by newlines), or JSON.
+  /// A tool result's content: a string, or text parts, each a paragraph of its own as a
+  /// message's parts are (an MCP server returns each result a block), or JSON.
   pub(super) fn content_text(&mut self, content: &Unknown<'env>, path: Path) -> Checked<String> {
+    self.joined_content(content, path, "\n\n")
+  }
+
+  /// A document's content: its text parts are pieces of one text, joined by line breaks.
+  pub(super) fn document_content(&mut self, content: &Unknown<'env>, path: Path) -> Checked<String> {
+    self.joined_content(content, path, "\n")
+  }
+
+  /// Content's text parts joined by `separator`, or its JSON when it is no list of parts.
+  fn joined_content(&mut self, content: &Unknown<'env>, path: Path, separator: &str) -> Checked<String> {
     if content.get_type()? == ValueType::Object && content.is_array()? {
       let mut parts = Vec::new();
       self.content(content, &mut parts, &|| {
@@ -498,7 +509,7 @@ impl<'env> Reader<'_, 'env> {
           Part::Link(_) | Part::Other => None,
         })
         .collect();
-      return Ok(texts.join("\n"));
+      return Ok(texts.join(separator));
     }
     self.json_text(content, path)
   }
