@@ -440,6 +440,50 @@ fn opening_field_title(t: &str) -> Option<&str> {
   Some(value[..next].trim())
 }
 
+/// The value of a title field written inline and quoted in a record on one line, before
+/// its first sentence ends: logfmt's `title="Ed Wood"`, a keyword argument's
+/// `title='Ed Wood'`, a dict's `'title': 'Ed Wood'` (Python's print of a record). A title
+/// field is read before other title-like ones (a `source` address before it). A lead that
+/// opens a list (`[Document(metadata={…}, …), Document(…)]`) is no one record's.
+fn inline_field_title(t: &str) -> Option<&str> {
+  let line = t.lines().next().filter(|l| !l.starts_with('['))?;
+  let head = &line[..line.find(". ").unwrap_or(line.len())];
+  let fields: Vec<(&str, &str)> = head
+    .match_indices(['=', ':'])
+    .filter_map(|(at, sep)| {
+      let before = &head[..at];
+      let (key, from) = match before.chars().last()? {
+        q @ ('\'' | '"') if sep == ":" => {
+          let inner = &before[..before.len() - 1];
+          let open = inner.rfind(q)?;
+          (&inner[open + 1..], open)
+        }
+        _ if sep == "=" => {
+          let open = before.rfind([' ', '(', '{', ',']).map_or(0, |i| i + 1);
+          (&before[open..], open)
+        }
+        _ => return None,
+      };
+      // Not a tag's attribute (`<str name="id">`: titled tags are read as tags).
+      let in_tag = head[..from]
+        .rfind('<')
+        .is_some_and(|lt| head[lt..from].find('>').is_none());
+      let opens_field = !in_tag && (from == 0 || head[..from].ends_with([' ', '(', '{', ',']));
+      let value = head[at + 1..].trim_start_matches(' ');
+      let quote = value.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+      let value = &value[1..];
+      let value = &value[..value.find(quote)?];
+      (opens_field && is_title_attribute(key) && !value.trim().is_empty()).then_some((key, value.trim()))
+    })
+    .collect();
+  let is_title = |key: &str| key.to_ascii_lowercase().ends_with("title");
+  fields
+    .iter()
+    .find(|(key, _)| is_title(key))
+    .or(fields.first())
+    .map(|&(_, value)| value)
+}
+
 /// The value of a title field in brackets after a short label a lead opens with
 /// (`Document [1] (Title: Ed Wood) …`, `Passage 2 [title: Ed Wood]: …`): the label's
 /// groups are read in turn, each whole, however it nests (`(Title: Ray Turner (computer
@@ -641,7 +685,8 @@ const ARTICLES: [&str; 3] = ["a", "an", "the"];
 /// Pekar" is "Harvey Pekar", "Clive Staples Lewis" is "C. S. Lewis").
 pub(super) fn lead_titles(lead: &str) -> (Vec<String>, usize) {
   let labelled = numbered_label(lead.trim_start()).is_some();
-  let t = nicknames_joined(without_mark(lead));
+  // A record in guillemets (`[1] «Ed Wood | …»`, as DSPy lists passages) opens with its title.
+  let t = nicknames_joined(without_mark(lead).trim_start_matches(['«', '‹']));
   let t = t.as_ref();
   let (mut names, primary) = lead_names_of(t, labelled);
   for name in &mut names {
@@ -703,6 +748,7 @@ fn lead_names_of(t: &str, labelled: bool) -> (Vec<String>, usize) {
     opening_element_title(t)
       .or_else(|| opening_field_title(t))
       .or_else(|| label_field_title(t))
+      .or_else(|| inline_field_title(t))
       // A label of words that closes on a name in quotes (`According to the article "Ed
       // Wood": …`, `Excerpt 3, from "Ed Wood" (Wikipedia): …`).
       .or_else(|| {
@@ -1355,6 +1401,26 @@ mod tests {
     assert_eq!(
       lead_title("title: Ed Wood context: Ed Wood was a filmmaker.").as_deref(),
       Some("ed wood")
+    );
+  }
+
+  /// A record on one line writes its title as a quoted field (logfmt, Python's print of a
+  /// record), or in guillemets before a bar (DSPy's passages).
+  #[test]
+  fn a_record_on_one_line_names_its_title_field() {
+    let log = "ts=2024-05-01 level=debug msg=\"retrieved chunk\" rank=1 title=\"Ed Wood\" text=\"Ed Wood was a filmmaker.\"";
+    assert_eq!(lead_title(log).as_deref(), Some("ed wood"));
+    let repr = "Document(metadata={'source': 'https://x.org/Ed_Wood', 'title': 'Ed Wood'}, page_content='Ed Wood was a filmmaker.')";
+    assert_eq!(lead_title(repr).as_deref(), Some("ed wood"));
+    assert_eq!(
+      lead_title("[2] «Ed Wood | Ed Wood was a filmmaker.»").as_deref(),
+      Some("ed wood")
+    );
+    // A list's first record names no unit; a sentence that says a title names none.
+    assert_eq!(lead_title(&format!("[{repr}, {repr}]")), None);
+    assert_ne!(
+      lead_title("Ed Wood was a filmmaker, given the title \"King of Z\" by fans.").as_deref(),
+      Some("king of z")
     );
   }
 

@@ -468,8 +468,9 @@ fn without_closing_tags(line: &str) -> &str {
   t
 }
 
-/// What a sentence, or a record's last cell, ends with.
-const SENTENCE_ENDS: [char; 6] = ['.', '!', '?', '"', '\u{201d}', '|'];
+/// What a sentence, or a record's last cell, ends with (a closing quote of any kind after
+/// the full stop: `…species.»`).
+const SENTENCE_ENDS: [char; 8] = ['.', '!', '?', '"', '\u{201d}', '\u{2019}', '»', '|'];
 
 /// Text wrapped by hand breaks its lines before this many characters (at 72 to 80
 /// columns, 100 at most).
@@ -1200,6 +1201,13 @@ mod tests {
         .is_some_and(|p| p.2 == 1 && p.0.starts_with("<article><h3>Tim")),
       "{got:?}"
     );
+    // A record in guillemets closes its sentence inside them (`[1] «Ed Wood | ….»`).
+    let quoted = |title: &str| {
+      format!("[1] «{title} | {title} was an American filmmaker, actor and writer who made low-budget films in the 1950s.»")
+    };
+    let records = format!("{}\n{}", quoted("Ed Wood"), quoted("Tim Burton"));
+    let got = cut(&records, Granularity::Sentence);
+    assert!(got.last().is_some_and(|p| p.2 == 1), "{got:?}");
   }
 
   /// Items that title the prose right under them (org-mode's `* Ed Wood` over the text)
