@@ -444,9 +444,11 @@ fn opening_field_title(t: &str) -> Option<&str> {
 /// its first sentence ends: logfmt's `title="Ed Wood"`, a keyword argument's
 /// `title='Ed Wood'`, a dict's `'title': 'Ed Wood'` (Python's print of a record). A title
 /// field is read before other title-like ones (a `source` address before it). A lead that
-/// opens a list (`[Document(metadata={…}, …), Document(…)]`) is no one record's.
+/// opens a list (`[Document(metadata={…}, …), Document(…)]`) is no one record's, and one
+/// that opens an object is JSON's, titled by what holds it when it is one record (a
+/// catalog's `{"name":"get_page",…}` names no page).
 fn inline_field_title(t: &str) -> Option<&str> {
-  let line = t.lines().next().filter(|l| !l.starts_with('['))?;
+  let line = t.lines().next().filter(|l| !l.starts_with(['[', '{']))?;
   let head = &line[..line.find(". ").unwrap_or(line.len())];
   let fields: Vec<(&str, &str)> = head
     .match_indices(['=', ':'])
