@@ -3,7 +3,7 @@
 // tasks' work (this task: parseDate; the sibling: the invoice report) and a reasoning note.
 import { describe, expect, it } from 'vitest'
 
-import { countMessageTokens, countTokens, createIsolatedContext, extractRelevantContext, filterSubagentResult, spawnSubagent, type Message } from '../dist/index.js'
+import { countMessageTokens, countTokens, createIsolatedContext, extractRelevantContext, filterSubagentResult, spawnSubagent, type AnyMessage, type Message } from '../dist/index.js'
 
 const TASK = 'Fix the timezone bug in parseDate in src/date.ts'
 const SIBLING = 'Write the monthly invoice report from the billing database'
@@ -169,6 +169,57 @@ describe.each(Object.entries(FORMATS))('%s', (_, thread) => {
   })
 })
 
+// Stored, logged and flat forms: an AI SDK v4 UI message's `toolInvocations`, Mastra's stored
+// messages (the UI parts inside `content`), a Claude Code transcript's rows (`{ type, message }`),
+// LangGraph's flat LangChain messages (`{ type: 'human' | 'ai' | 'tool', content, … }`).
+const REQUEST = `Two jobs. First: ${TASK}. Second: ${SIBLING}.`
+const invocation = (toolCallId: string, toolName: string, args: object, result: string) => ({ state: 'result', toolCallId, toolName, args, result })
+const STORED: Record<string, () => AnyMessage[]> = {
+  'AI SDK v4 UI messages': () => [
+    { id: 'u1', role: 'user', content: REQUEST },
+    { id: 'a1', role: 'assistant', content: '', toolInvocations: [invocation('call_date', 'readFile', { path: 'src/date.ts' }, OWN_OUTPUT)] },
+    { id: 'a2', role: 'assistant', content: '', toolInvocations: [invocation('call_bill', 'queryBilling', { report: 'monthly invoice report' }, SIBLING_OUTPUT)] },
+    { id: 'a3', role: 'assistant', content: ANSWER },
+  ],
+  'Mastra stored messages': () => [
+    { id: 'm1', role: 'user', content: { format: 2, parts: [{ type: 'text', text: REQUEST }] } },
+    { id: 'm2', role: 'assistant', content: { format: 2, parts: [{ type: 'step-start' }, { type: 'tool-invocation', toolInvocation: invocation('call_date', 'readFile', { path: 'src/date.ts' }, OWN_OUTPUT) }] } },
+    { id: 'm3', role: 'assistant', content: { format: 2, parts: [{ type: 'tool-invocation', toolInvocation: invocation('call_bill', 'queryBilling', { report: 'monthly invoice report' }, SIBLING_OUTPUT) }] } },
+    { id: 'm4', role: 'assistant', content: { format: 2, parts: [{ type: 'text', text: ANSWER }] } },
+  ],
+  'Claude Code transcript rows': () => [
+    { type: 'user', message: { role: 'user', content: REQUEST } },
+    { type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'call_date', name: 'Read', input: { file_path: 'src/date.ts' } }] } },
+    { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_date', content: OWN_OUTPUT }] } },
+    { type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'call_bill', name: 'Bash', input: { command: 'psql -c "select * from invoices" # monthly invoice report' } }] } },
+    { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_bill', content: SIBLING_OUTPUT }] } },
+    { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: ANSWER }] } },
+  ],
+  'LangGraph flat messages': () => [
+    { type: 'human', content: REQUEST },
+    { type: 'ai', content: '', tool_calls: [{ id: 'call_date', name: 'read_file', args: { path: 'src/date.ts' } }] },
+    { type: 'tool', content: OWN_OUTPUT, tool_call_id: 'call_date', name: 'read_file' },
+    { type: 'ai', content: '', tool_calls: [{ id: 'call_bill', name: 'query_billing', args: { report: 'monthly invoice report' } }] },
+    { type: 'tool', content: SIBLING_OUTPUT, tool_call_id: 'call_bill', name: 'query_billing' },
+    { type: 'ai', content: ANSWER },
+  ],
+}
+
+describe.each(Object.entries(STORED))('%s', (_, thread) => {
+  it('are read: the own output counted and kept, not the sibling’s; the answer comes back', () => {
+    const items = thread()
+    const before = structuredClone(items)
+    // OWN_OUTPUT holds nothing JSON escapes: emptying it in the JSON empties that string.
+    const emptied = JSON.parse(JSON.stringify(items).replace(OWN_OUTPUT, '')) as AnyMessage[]
+    expect(countMessageTokens(items) - countMessageTokens(emptied)).toBe(countTokens(OWN_OUTPUT))
+    const r = extractRelevantContext(items, TASK, { siblingTasks: [SIBLING] })
+    expect(r.relevantContext).toContain('drops the timezone offset')
+    expect(r.relevantContext).not.toContain('overdue customers')
+    expect(filterSubagentResult(items, TASK).content).toContain('parseDate drops the timezone offset')
+    expect(items).toEqual(before)
+  })
+})
+
 describe('Gemini Content', () => {
   const TASK_CACHE = 'Fix the memory leak in src/cache.ts'
   const read = (path: string) => ({ role: 'model', parts: [{ functionCall: { name: 'read_file', args: { path } } }] })
@@ -251,7 +302,14 @@ describe('Anthropic blocks', () => {
     for (let i = 0; i < 20_000; i++) deep = [deep]
     const selfSearch = { type: 'search_result', source: 's', title: 't', content: [] as unknown[] }
     selfSearch.content.push(selfSearch)
+    // A logged row or a run item that wraps itself.
+    const row: Record<string, unknown> = { type: 'user' }
+    row.message = row
+    const item: Record<string, unknown> = { type: 'message_output_item' }
+    item.rawItem = item
     const threads = [
+      [row],
+      [item],
       [{ role: 'assistant', content: [{ type: 'web_search_tool_result', tool_use_id: 's1', content: cycle }] }],
       [{ role: 'assistant', content: [{ type: 'web_search_tool_result', tool_use_id: 's1', content: deep }] }],
       [{ role: 'user', content: [selfSearch] }],

@@ -1,8 +1,9 @@
 // LangChain.js messages beside the three plain formats. The native core reads OpenAI
 // Chat, Anthropic Messages and Vercel AI SDK messages; `@langchain/core` message objects
 // (`HumanMessage`, `AIMessage`, `SystemMessage`, `ToolMessage`, … and their serialized
-// `{ lc: 1, type: 'constructor', id: [..., 'HumanMessage'], kwargs }` form, and the
-// `{ type, data }` form of `mapChatMessagesToStoredMessages`) are converted here to the
+// `{ lc: 1, type: 'constructor', id: [..., 'HumanMessage'], kwargs }` form, the
+// `{ type, data }` form of `mapChatMessagesToStoredMessages`, and the flat `{ type,
+// content, … }` form of LangGraph's API) are converted here to the
 // OpenAI shape, one message for one message, so indices into the converted list are
 // indices into the caller's. The package does not depend on `@langchain/core`: messages
 // are recognized by shape.
@@ -32,8 +33,21 @@ export interface StoredLangChainMessage {
   data: { content: unknown }
 }
 
+/**
+ * A LangChain message as LangGraph's API and SDK hand it over, its fields flat:
+ * `{ type: 'human', content, … }`, `{ type: 'ai', content, tool_calls: [{ id, name, args }] }`,
+ * `{ type: 'tool', content, tool_call_id }`.
+ */
+export interface FlatLangChainMessage {
+  type: 'human' | 'ai' | 'system' | 'developer' | 'tool' | 'function'
+  content: unknown
+  tool_calls?: ReadonlyArray<{ id?: string; name: string; args?: unknown }>
+  tool_call_id?: string
+  name?: string | null
+}
+
 /** Any LangChain.js message form this package accepts. */
-export type LangChainMessage = LangChainMessageLike | SerializedLangChainMessage | StoredLangChainMessage
+export type LangChainMessage = LangChainMessageLike | SerializedLangChainMessage | StoredLangChainMessage | FlatLangChainMessage
 
 /** A message in any format the package accepts: the three plain ones or LangChain's. */
 export type AnyMessage = Message | LangChainMessage
@@ -87,6 +101,8 @@ function langChainFields(m: unknown): { type: string; fields: Record<string, unk
   if (typeof o.type === 'string' && typeof o.data === 'object' && o.data !== null && 'content' in (o.data as object)) {
     return { type: o.type === 'chat' ? 'generic' : o.type, fields: o.data as Record<string, unknown> }
   }
+  // The flat form LangGraph's API and SDK hand over: its type names a LangChain message's.
+  if (typeof o.type === 'string' && Object.hasOwn(ROLE_OF_TYPE, o.type) && 'content' in o) return { type: o.type, fields: o }
   return undefined
 }
 
@@ -215,5 +231,6 @@ export function cleanAnyMessage<M>(message: M): M | undefined {
     return Object.assign(Object.create(Object.getPrototypeOf(message)), message, { content, lc_kwargs: { ...kwargs, content } }) as M
   }
   if ('kwargs' in m) return { ...m, kwargs: { ...(m.kwargs as object), content } } as M
+  if (lc.fields === m) return { ...m, content } as M
   return { ...m, data: { ...(m.data as object), content } } as M
 }

@@ -223,25 +223,7 @@ impl<'env> Reader<'_, 'env> {
       },
       "tool-invocation" => {
         let invocation = self.get(&p, Key::ToolInvocation)?;
-        let ipath = || format!("{}.toolInvocation", path());
-        let invocation = self.object(&invocation, &ipath, "a tool invocation object")?;
-        let id = self
-          .string(&invocation, Key::AiToolCallId, &ipath)?
-          .unwrap_or_default();
-        let args = self.get(&invocation, Key::Args)?;
-        out.push(Part::ToolCall {
-          id: id.clone(),
-          name: self.required_string(&invocation, Key::AiToolName, &ipath)?,
-          arguments: self.json_text(&args, &|| format!("{}.args", ipath()))?,
-        });
-        if self
-          .string(&invocation, Key::State, &ipath)?
-          .is_some_and(|s| s == "result")
-        {
-          let result = self.get(&invocation, Key::Result)?;
-          let content = self.json_text(&result, &|| format!("{}.result", ipath()))?;
-          out.push(Part::ToolResult { call_id: id, content });
-        }
+        self.tool_invocation(&invocation, &|| format!("{}.toolInvocation", path()), out)?;
       }
       "dynamic-tool" => {
         let name = self.required_string(&p, Key::AiToolName, path)?;
@@ -260,6 +242,35 @@ impl<'env> Reader<'_, 'env> {
       }
       // Files, step boundaries, app data parts: no text the model reads.
       _ => out.push(Part::Other),
+    }
+    Ok(())
+  }
+
+  /// An AI SDK v4 tool invocation (a `tool-invocation` part's, or one of a message's
+  /// `toolInvocations`): its call, and its result once its state is `result`.
+  pub(super) fn tool_invocation(
+    &mut self,
+    value: &Unknown<'env>,
+    path: Path,
+    out: &mut Vec<Part>,
+  ) -> Checked<()> {
+    let invocation = self.object(value, path, "a tool invocation object")?;
+    let id = self
+      .string(&invocation, Key::AiToolCallId, path)?
+      .unwrap_or_default();
+    let args = self.get(&invocation, Key::Args)?;
+    out.push(Part::ToolCall {
+      id: id.clone(),
+      name: self.required_string(&invocation, Key::AiToolName, path)?,
+      arguments: self.json_text(&args, &|| format!("{}.args", path()))?,
+    });
+    if self
+      .string(&invocation, Key::State, path)?
+      .is_some_and(|s| s == "result")
+    {
+      let result = self.get(&invocation, Key::Result)?;
+      let content = self.json_text(&result, &|| format!("{}.result", path()))?;
+      out.push(Part::ToolResult { call_id: id, content });
     }
     Ok(())
   }

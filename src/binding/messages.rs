@@ -3,9 +3,11 @@
 //! `tool_call_id`), Anthropic Messages (`text`, `tool_use`, `tool_result`,
 //! `thinking` blocks), Vercel AI SDK model messages (`tool-call`, `tool-result`,
 //! `reasoning`, tool approval parts) and UI messages (`parts`: text, reasoning,
-//! `tool-*` and `dynamic-tool` by state, sources), OpenAI Responses API items and
+//! `tool-*` and `dynamic-tool` by state, sources; v4's `toolInvocations`; the parts a
+//! stored message's `content` holds, as Mastra keeps them), OpenAI Responses API items and
 //! OpenAI Agents JS items and run items (see `items.rs`), Google Gemini `Content` (see
-//! `gemini.rs`). The format is detected per message and per part.
+//! `gemini.rs`), and a log's row that wraps a message (`{ type, message }`). The format
+//! is detected per message and per part.
 //!
 //! Only the fields that carry meaning are read, so a cycle elsewhere in a message is
 //! harmless; free-form values (tool inputs, structured tool outputs) are serialized
@@ -117,10 +119,12 @@ pub(super) enum Key {
   Source,
   Context,
   ErrorCode,
+  Message,
+  ToolInvocations,
 }
 
 impl Key {
-  const NAMES: [&'static str; 66] = [
+  const NAMES: [&'static str; 68] = [
     "role",
     "content",
     "name",
@@ -187,6 +191,8 @@ impl Key {
     "source",
     "context",
     "error_code",
+    "message",
+    "toolInvocations",
   ];
 
   pub(super) fn name(self) -> &'static str {
@@ -209,6 +215,11 @@ pub(super) struct Reader<'a, 'env> {
 /// shown, but a cycle (an array that holds itself) or a hostile input: it is refused
 /// before reading it exhausts the stack.
 const MAX_NESTING: usize = 64;
+
+/// Whether `value` is an array.
+fn is_array(value: &Unknown) -> Checked<bool> {
+  Ok(value.get_type()? == ValueType::Object && value.is_array()?)
+}
 
 /// A lazily built path like `messages[3].content[0]`, for error messages only.
 pub(super) type Path<'p> = &'p dyn Fn() -> String;
@@ -299,11 +310,31 @@ impl<'env> Reader<'_, 'env> {
     // protocol item they stand for.
     let raw = self.get(&m, Key::RawItem)?;
     if raw.get_type()? == ValueType::Object && !raw.is_array()? {
-      return self.message(&raw, &|| format!("{}.rawItem", path()));
+      let path = || format!("{}.rawItem", path());
+      return self.nest(&path, |r| r.message(&raw, &path));
     }
-    let ui = self.get(&m, Key::Parts)?;
-    let has_parts = ui.get_type()? == ValueType::Object && ui.is_array()?;
-    let role = match self.string(&m, Key::Role, path)? {
+    let role = self.string(&m, Key::Role, path)?;
+    // A log's row that wraps the message it records (`{ type: 'assistant', message: { role,
+    // content }, uuid, … }`, a Claude Code transcript's line).
+    let logged = self.get(&m, Key::Message)?;
+    if role.is_none() && logged.get_type()? == ValueType::Object && !logged.is_array()? {
+      let path = || format!("{}.message", path());
+      return self.nest(&path, |r| r.message(&logged, &path));
+    }
+    let content = self.get(&m, Key::Content)?;
+    let mut ui = self.get(&m, Key::Parts)?;
+    let mut parts_at = ".parts";
+    // A stored message whose content holds the UI parts (Mastra's `{ format: 2, parts }`).
+    if !is_array(&ui)? && content.get_type()? == ValueType::Object && !content.is_array()? {
+      let stored = unsafe { content.cast::<Object>() }?;
+      let parts = self.get(&stored, Key::Parts)?;
+      if is_array(&parts)? {
+        ui = parts;
+        parts_at = ".content.parts";
+      }
+    }
+    let has_parts = is_array(&ui)?;
+    let role = match role {
       // Gemini's `model` is the assistant.
       Some(role) if role == "model" => "assistant".to_owned(),
       Some(role) => role,
@@ -323,11 +354,10 @@ impl<'env> Reader<'_, 'env> {
       let array = unsafe { ui.cast::<Object>() }?;
       for j in 0..array.get_array_length()? {
         let item: Unknown = array.get_element(j)?;
-        self.ui_part(&item, &|| format!("{}.parts[{j}]", path()), &mut parts)?;
+        self.ui_part(&item, &|| format!("{}{parts_at}[{j}]", path()), &mut parts)?;
       }
       return Ok(Message { role, name, parts });
     }
-    let content = self.get(&m, Key::Content)?;
     // OpenAI: the tool's answer is the whole content of a `tool` (or legacy `function`) message.
     let call_id = self.string(&m, Key::ToolCallId, path)?;
     if let Some(call_id) = call_id {
@@ -360,6 +390,19 @@ impl<'env> Reader<'_, 'env> {
       let path = || format!("{}.function_call", path());
       let function = self.object(&function_call, &path, "an object with `name` and `arguments`")?;
       parts.push(self.function_call(String::new(), &function, &path)?);
+    }
+    // AI SDK v4 UI messages before `parts`: the calls and their results beside the content.
+    let invocations = self.get(&m, Key::ToolInvocations)?;
+    if !Call::is_nullish(&invocations) {
+      let path = || format!("{}.toolInvocations", path());
+      if !invocations.is_array()? {
+        return Err(self.refuse(&path, "", "an array", &invocations));
+      }
+      let list = unsafe { invocations.cast::<Object>() }?;
+      for j in 0..list.get_array_length()? {
+        let item: Unknown = list.get_element(j)?;
+        self.tool_invocation(&item, &|| format!("{}[{j}]", path()), &mut parts)?;
+      }
     }
     Ok(Message { role, name, parts })
   }

@@ -117,6 +117,46 @@ export interface AiSdkUIMessage {
   >
 }
 
+/** An AI SDK v4 tool invocation: the call, and its result once `state` is `result`. */
+export interface AiSdkToolInvocation {
+  state: 'partial-call' | 'call' | 'result' | (string & {})
+  toolCallId: string
+  toolName: string
+  args?: unknown
+  result?: unknown
+  step?: number
+}
+
+/**
+ * Vercel AI SDK v4 UI message before `parts` (what `useChat` held): its `content` and
+ * its `toolInvocations`, each call with its result.
+ */
+export interface AiSdkV4UIMessage {
+  id?: string
+  role: 'system' | 'user' | 'assistant' | 'data'
+  content: string
+  toolInvocations?: ReadonlyArray<AiSdkToolInvocation>
+}
+
+/**
+ * A stored message whose `content` holds the AI SDK UI parts (Mastra's memory: `{ format: 2,
+ * parts, content?, toolInvocations? }`): the parts are read, as a UI message's are.
+ */
+export interface StoredUIMessage {
+  id?: string
+  role: 'system' | 'user' | 'assistant' | (string & {})
+  content: { format?: number; parts: AiSdkUIMessage['parts']; content?: string; toolInvocations?: ReadonlyArray<AiSdkToolInvocation> }
+}
+
+/**
+ * A log's row that wraps the message it records (a Claude Code transcript's line:
+ * `{ type: 'assistant', message: { role, content }, uuid, … }`): its `message` is read.
+ */
+export interface LoggedMessage {
+  type?: string
+  message: Message
+}
+
 /**
  * An OpenAI Responses API item or an OpenAI Agents JS item: a message (`role` with `input_text`,
  * `output_text` or `refusal` parts) is a message; items without a role are read by `type` —
@@ -173,7 +213,17 @@ export interface GeminiPart {
 }
 
 /** A message in any of the formats above; the format is detected per message. */
-export type Message = OpenAIMessage | AnthropicMessage | AiSdkMessage | AiSdkUIMessage | OpenAIResponsesItem | OpenAIAgentsRunItem | GeminiContent
+export type Message =
+  | OpenAIMessage
+  | AnthropicMessage
+  | AiSdkMessage
+  | AiSdkUIMessage
+  | AiSdkV4UIMessage
+  | StoredUIMessage
+  | OpenAIResponsesItem
+  | OpenAIAgentsRunItem
+  | GeminiContent
+  | LoggedMessage
 
 export interface ExtractOptions {
   /** A cap on the extracted tokens (exact, in `encoding`), never a target. No cap by default. */
