@@ -181,6 +181,9 @@ fn segment_with(
   // line that opens as records do (once: a text of many such lines would otherwise be
   // scanned again from each).
   let mut json_tried = false;
+  // The line right after a title field that opened a heading: a field there is the same
+  // record's (`title: Ed Wood` over `source: https://…`), no heading of its own.
+  let mut under_field = usize::MAX;
   // The paragraph being gathered: its start and end offsets.
   let mut para: Option<(usize, usize)> = None;
   let flush = |out: &mut Vec<Segment>,
@@ -285,7 +288,7 @@ fn segment_with(
       }
     }
     let tag = title_lines && is_titled_tag(stripped);
-    let field = title_lines && para.is_none() && field_title(stripped).is_some();
+    let field = title_lines && para.is_none() && i != under_field && field_title(stripped).is_some();
     // Markup is indented as it nests: a titled tag heads what follows at any indentation.
     let latex = latex_heading_title(stripped).is_some();
     if indent <= 3 && (is_heading(stripped) || field || latex || title_lines && is_wiki_heading(stripped))
@@ -300,6 +303,9 @@ fn segment_with(
         .count();
       open_heading(out, ls, lines[i + addresses].1, &mut heading, &mut next_block);
       i += 1 + addresses;
+      if field {
+        under_field = i;
+      }
       continue;
     }
     if is_blank(stripped) {
@@ -322,10 +328,16 @@ fn segment_with(
       i += 1;
       continue;
     }
-    // A setext underline (`===` or `---` under one line) makes that line a heading.
-    if let Some((s, _)) =
-      para.filter(|&(s, e)| title_lines && !text[s..e].contains('\n') && is_setext_underline(stripped))
-    {
+    // A setext underline (`===` or `---` under one line) makes that line a heading, where
+    // it is as short as a title: a paragraph of sentences over `---` is closed by a
+    // thematic break (files with front matter joined by `cat`, the next one's `---` right
+    // under the last one's text).
+    if let Some((s, _)) = para.filter(|&(s, e)| {
+      title_lines
+        && !text[s..e].contains('\n')
+        && reads_as_heading(&text[s..e])
+        && is_setext_underline(stripped)
+    }) {
       para = None;
       // The underline is part of its heading: every character is in some segment.
       open_heading(out, s, le, &mut heading, &mut next_block);
@@ -633,6 +645,20 @@ fn bold_lead(paragraph: &str) -> Option<usize> {
 
 /// A bold lead longer than this is bold text, not a title.
 const MAX_BOLD_LEAD: usize = 120;
+
+/// Whether an underlined line reads as a heading: no longer than a title line (a title may
+/// hold full stops: `St. Louis`, `What's new?`), and no field (`source: https://…` over
+/// the `---` that closes front matter).
+fn reads_as_heading(line: &str) -> bool {
+  let t = line.trim();
+  let field = t.split_once(": ").is_some_and(|(key, _)| {
+    !key.is_empty()
+      && key
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+  });
+  t.chars().count() <= MAX_TITLE_LINE && !field
+}
 
 /// A line standing alone as a title: short, not opening with a lower-case letter (bold or
 /// not), not all capitals (`OK`, `FAILED`), no sentence end in it or closing it (nor a
@@ -1263,6 +1289,36 @@ mod tests {
         && !is_thematic_break("--")
         && !is_thematic_break("-*-")
     );
+  }
+
+  /// Files with front matter joined by `cat`: the next file's `---` right under the last
+  /// one's paragraph is a break, not a setext underline (a heading of sentences, kept only
+  /// as context, had lost nine paragraphs of ten); a title's underline still makes it one.
+  /// A field right under a title field (`source:`) is its record's, no heading of its own.
+  #[test]
+  fn a_paragraph_over_a_break_stays_a_paragraph() {
+    let file = |title: &str| {
+      format!("---\ntitle: \"{title}\"\nsource: https://x.org/{title}\n---\n\n{title} was an American filmmaker, actor and writer who made low-budget films in the 1950s and 1960s.")
+    };
+    let cat = format!("{}\n{}", file("Ed Wood"), file("Tim Burton"));
+    let got = cut(&cat, Granularity::Sentence);
+    let headings: Vec<&str> = got.iter().filter(|p| p.1 == Kind::Heading).map(|p| p.0).collect();
+    assert_eq!(
+      headings,
+      ["title: \"Ed Wood\"", "title: \"Tim Burton\""],
+      "{got:?}"
+    );
+    assert!(
+      got
+        .iter()
+        .any(|p| p.1 == Kind::Text && p.0.starts_with("Ed Wood was")),
+      "{got:?}"
+    );
+    let setext = cut(
+      "St. Louis Cardinals\n---\nThe team plays in Missouri.",
+      Granularity::Sentence,
+    );
+    assert_eq!(setext[0].1, Kind::Heading, "{setext:?}");
   }
 
   /// JSON records after a line of text, or in a fence, and markdown in a fence, are read as
