@@ -1,6 +1,7 @@
 //! A JSON text (or JSON Lines) read as records, as tools return them
-//! (`JSON.stringify(results)`): in a list of them, each object whose first string member
-//! has a title-like name (`title`, `name`, `path`…: `TITLE_ATTRIBUTES`) opens a section,
+//! (`JSON.stringify(results)`): in a list of them, each object with a string member of a
+//! title-like name (`title`, `name`, `path`…: `TITLE_ATTRIBUTES`) before any text (ids and
+//! addresses aside) opens a section,
 //! headed by the text up to that value; the object's other string values are one block,
 //! cut into sentences. The keys, punctuation and short values between two pieces go with
 //! the later one, so a kept run of pieces is the source's own contiguous text.
@@ -37,6 +38,8 @@ pub(super) fn records(text: &str, granularity: Granularity) -> Option<Vec<Piece>
     cursor: 0,
     blocks: 0,
     heading: None,
+    lists: 0,
+    listed: 0,
     sentences: granularity == Granularity::Sentence,
     pieces: Vec::new(),
   };
@@ -49,8 +52,9 @@ pub(super) fn records(text: &str, granularity: Granularity) -> Option<Vec<Piece>
   last.end = text.len();
   // One titled record is no list of them: it is titled by what holds it (the call that
   // brought it back, the document's heading), and read as the text it is.
-  let records = scan.pieces.iter().filter(|p| p.kind == Kind::Heading).count();
-  (records >= MIN_RECORDS).then_some(scan.pieces)
+  // Nor are objects titled past their first string that no list holds (a notebook's
+  // `kernelspec` and `language_info`, each with a `name`): they are no list's records.
+  (scan.listed >= MIN_RECORDS).then_some(scan.pieces)
 }
 
 /// Titled records open sections of their own only where there are this many: a list.
@@ -83,6 +87,10 @@ struct Scan<'a> {
   cursor: usize,
   blocks: usize,
   heading: Option<usize>,
+  /// How many arrays are open around the value being read.
+  lists: usize,
+  /// The titled records found (see `object`).
+  listed: usize,
   sentences: bool,
   pieces: Vec<Piece>,
 }
@@ -170,10 +178,16 @@ impl Scan<'_> {
   }
 
   fn array(&mut self) -> Option<()> {
-    self.nested(b']', Self::value)
+    self.lists += 1;
+    let read = self.nested(b']', Self::value);
+    self.lists -= 1;
+    read
   }
 
   fn object(&mut self) -> Option<()> {
+    // A title-like member heads the record while no text has come before it: ids and
+    // addresses may (`{"id":"https://…#WebPages.0","name":"Ed Wood",…}`, as Bing lists).
+    let mut may_title = true;
     let mut first_string = true;
     let pieces = self.pieces.len();
     self.nested(b'}', |scan| {
@@ -193,10 +207,17 @@ impl Scan<'_> {
       }
       let (start, end) = scan.string()?;
       let key = &scan.text[key_start..key_end];
-      if first_string && is_title_attribute(key) {
+      if may_title && is_title_attribute(key) {
         scan.heading = Some(scan.pieces.len());
         scan.push(end + 1, Kind::Heading);
+        may_title = false;
+        // A record: one of a list, or of JSON Lines (a top-level value), or titled by its
+        // first string (a map of records keyed by id, as MediaWiki's `pages`).
+        if scan.lists > 0 || scan.depth == 1 || first_string {
+          scan.listed += 1;
+        }
       } else {
+        may_title &= !scan.text[start..end].contains(char::is_whitespace);
         scan.text_value(start, end);
       }
       first_string = false;
@@ -308,6 +329,22 @@ mod tests {
     let lines =
       "{\"path\":\"a.ts\",\"note\":\"It leaks memory.\"}\n{\"path\":\"b.ts\",\"note\":\"It is fine.\"}";
     assert_eq!(cut(lines).len(), 4);
+  }
+
+  /// A title member after ids and addresses heads its record (Bing's `{"id", "name", …}`);
+  /// one after the record's text does not.
+  #[test]
+  fn a_title_after_ids_heads_its_record() {
+    let bing = r#"{"value":[{"id":"https://api.x/#0","name":"Ed Wood","url":"https://x.org/Ed","snippet":"He made films."},{"id":"https://api.x/#1","name":"Tim Burton","snippet":"He directed it."}]}"#;
+    let titles: Vec<&str> = cut(bing)
+      .into_iter()
+      .filter(|p| p.1 == Kind::Heading)
+      .filter_map(|p| json_title(p.0))
+      .collect();
+    assert_eq!(titles, ["Ed Wood", "Tim Burton"]);
+    let late =
+      r#"[{"text":"He made films.","name":"Ed Wood"},{"text":"He directed it.","name":"Tim Burton"}]"#;
+    assert!(records(late, Granularity::Sentence).is_none());
   }
 
   /// One record is titled by what holds it, and read as text.
