@@ -206,7 +206,7 @@ pub fn scores_with(
   // Where the task is quoted, per unit (see `quoting` below).
   let quotes_found = quote_finds(&index.folded, segments, &container_of, &query.text);
   let quoted_unit = quoting_sections(&quotes_found, &section_of, sections);
-  let title: Vec<(Vec<String>, Naming)> = span
+  let mut title: Vec<(Vec<String>, Naming)> = span
     .iter()
     .enumerate()
     .map(|(k, &(first, end))| {
@@ -248,6 +248,7 @@ pub fn scores_with(
       (names, naming)
     })
     .collect();
+  name_without_shared_suffix(&mut title);
   let chosen = distinctive_names(title.clone());
   let found = found_names(
     text,
@@ -687,6 +688,53 @@ fn found_names(
     .collect()
 }
 
+/// A search's results are titled with their site after a dash or a bar (`Ed Wood -
+/// Wikipedia`, `Tim Burton | Britannica`): where most titled units end with one such
+/// suffix, each of them is named without it too.
+fn name_without_shared_suffix(titles: &mut [(Vec<String>, Naming)]) {
+  let suffix = |t: &str| {
+    SITE_SEPARATORS
+      .iter()
+      .filter_map(|sep| t.rfind(sep))
+      .max()
+      .map(|at| t[at..].to_owned())
+  };
+  let mut count: FxHashMap<String, usize> = FxHashMap::default();
+  let mut titled = 0;
+  for (names, _) in titles.iter() {
+    if let Some(first) = names.first() {
+      titled += 1;
+      if let Some(s) = suffix(first) {
+        *count.entry(s).or_insert(0) += 1;
+      }
+    }
+  }
+  let Some((shared, n)) = count.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0))) else {
+    return;
+  };
+  if n < MIN_RECORDS_SHARING || 2 * n < titled {
+    return;
+  }
+  for (names, _) in titles.iter_mut() {
+    let bare: Vec<String> = names
+      .iter()
+      .filter_map(|t| t.strip_suffix(shared.as_str()))
+      .map(|t| t.trim().to_owned())
+      .filter(|t| long_enough(t))
+      .collect();
+    for t in bare {
+      if !names.contains(&t) {
+        names.push(t);
+      }
+    }
+  }
+}
+
+/// What stands between a result's title and its site's name.
+const SITE_SEPARATORS: [&str; 4] = [" - ", " | ", " — ", " – "];
+/// A suffix names a site when at least this many titles end with it (and most do).
+const MIN_RECORDS_SHARING: usize = 2;
+
 /// A title shorter than `MIN_TITLE_CHARS` letters or digits is not sought as a name.
 fn long_enough(title: &str) -> bool {
   title.chars().filter(|c| c.is_alphanumeric()).count() >= MIN_TITLE_CHARS
@@ -833,6 +881,16 @@ mod tests {
   #[test]
   fn a_label_over_a_title_field_leaves_the_record_its_title() {
     let text = "<results>\nDocument: 0\ntitle: Ed Wood (film)\ntext: Ed Wood is a film directed by Tim Burton.\n\nDocument: 1\ntitle: Tim Burton\ntext: He grew up in Burbank.\n\nDocument: 2\ntitle: Bela Lugosi\ntext: Bela Lugosi starred in films by Ed Wood, who directed him until he died.\n</results>";
+    let s = scored(text, "Where did the director of the film Ed Wood grow up?");
+    let burbank = s.iter().find(|x| x.0.contains("Burbank")).unwrap().1;
+    let lugosi = s.iter().find(|x| x.0.contains("Lugosi starred")).unwrap().1;
+    assert!(burbank > lugosi, "{s:?}");
+  }
+
+  /// Search results titled with their site (`Tim Burton - Wikipedia`) are named without it.
+  #[test]
+  fn a_site_shared_by_the_titles_is_no_part_of_their_names() {
+    let text = "## Ed Wood (film) - Wikipedia\n\nEd Wood is a film directed by Tim Burton.\n\n## Tim Burton - Wikipedia\n\nHe grew up in Burbank.\n\n## Bela Lugosi - Wikipedia\n\nBela Lugosi starred in films by Ed Wood, who directed him until he died.";
     let s = scored(text, "Where did the director of the film Ed Wood grow up?");
     let burbank = s.iter().find(|x| x.0.contains("Burbank")).unwrap().1;
     let lugosi = s.iter().find(|x| x.0.contains("Lugosi starred")).unwrap().1;
