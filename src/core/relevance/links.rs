@@ -1376,6 +1376,9 @@ mod tests {
     assert_eq!(lead_title("In 2008, photographs were published."), None);
   }
 
+  /// A label alone or a wrapper's tag names nothing (its unit leads with the line under
+  /// it); a name with a number, a titled tag or a title does; a title field alone on its
+  /// line is one.
   #[test]
   fn a_line_that_names_nothing_is_no_lead() {
     for line in [

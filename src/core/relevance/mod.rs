@@ -432,6 +432,7 @@ pub fn scores_with(
     body,
   );
   let max_relevance = max(&relevance);
+
   let mass: f32 = (0..weights.len())
     .filter(|&t| index.df[t] > 0)
     .map(|t| weights[t] * index.idf(t))
@@ -712,7 +713,7 @@ fn name_without_shared_suffix(titles: &mut [(Vec<String>, Naming)]) {
   let Some((shared, n)) = count.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0))) else {
     return;
   };
-  if n < MIN_RECORDS_SHARING || 2 * n < titled {
+  if n < MIN_SITE_TITLES || 2 * n < titled {
     return;
   }
   for (names, _) in titles.iter_mut() {
@@ -732,8 +733,10 @@ fn name_without_shared_suffix(titles: &mut [(Vec<String>, Naming)]) {
 
 /// What stands between a result's title and its site's name.
 const SITE_SEPARATORS: [&str; 4] = [" - ", " | ", " — ", " – "];
-/// A suffix names a site when at least this many titles end with it (and most do).
-const MIN_RECORDS_SHARING: usize = 2;
+/// A suffix names a site when at least this many titles end with it, and most do: one
+/// title's suffix is part of its name ("Star Wars - A New Hope" alone), and a few results
+/// from one site among many others' do not make it the listing's.
+const MIN_SITE_TITLES: usize = 2;
 
 /// A title shorter than `MIN_TITLE_CHARS` letters or digits is not sought as a name.
 fn long_enough(title: &str) -> bool {
