@@ -60,15 +60,45 @@ pub(super) fn records(text: &str, granularity: Granularity) -> Option<Vec<Piece>
 /// Titled records open sections of their own only where there are this many: a list.
 const MIN_RECORDS: usize = 2;
 
+/// Members that name a table's columns before its rows (`{"columns":["title","body"],
+/// "rows":[…]}`: SQL tools, pandas' `split` orient).
+const COLUMN_KEYS: [&str; 5] = ["columns", "column_names", "fields", "header", "headers"];
+
+/// The strings of a flat JSON array of strings (`["title","body"]`); none for another value.
+fn column_names(array: &str) -> Vec<&str> {
+  let Some(inner) = array.trim().strip_prefix('[').and_then(|a| a.strip_suffix(']')) else {
+    return Vec::new();
+  };
+  if inner.contains(['{', '[', '\\']) {
+    return Vec::new();
+  }
+  inner
+    .split(',')
+    .map(|cell| cell.trim().strip_prefix('"').and_then(|c| c.strip_suffix('"')))
+    .collect::<Option<Vec<_>>>()
+    .unwrap_or_default()
+}
+
 /// The value of the title-like member a JSON heading piece ends with (`},{"title":"Ed
 /// Wood"`), read from its end: the piece may open inside the record before.
 pub fn json_title(heading: &str) -> Option<&str> {
-  if !heading.contains('{') {
-    return None;
-  }
   let body = heading.trim_end().strip_suffix('"')?;
   let open = body.rfind('"')?;
   let value = &body[open + 1..];
+  // A table row's title cell (`],["Ed Wood"`, `],[3,"Ed Wood"`): a string in a row, in a
+  // list of rows, with no key before it.
+  let before = body[..open].trim_end();
+  if let Some(row_open) = before.rfind('[') {
+    let row = &before[row_open + 1..];
+    let in_rows = before[..row_open].trim_end().ends_with([',', '[']);
+    let cells = row.is_empty() || row.ends_with(',');
+    if in_rows && cells && !row.contains([':', '{', '}', ']']) && !value.trim().is_empty() {
+      return Some(value);
+    }
+  }
+  if !heading.contains('{') {
+    return None;
+  }
   let key = body[..open]
     .trim_end()
     .strip_suffix(':')?
@@ -189,6 +219,8 @@ impl Scan<'_> {
     // addresses may (`{"id":"https://…#WebPages.0","name":"Ed Wood",…}`, as Bing lists).
     let mut may_title = true;
     let mut first_string = true;
+    // A table's title column, named by a `columns` member before its rows.
+    let mut title_column = None;
     let pieces = self.pieces.len();
     self.nested(b'}', |scan| {
       scan.space();
@@ -196,6 +228,7 @@ impl Scan<'_> {
         return None;
       }
       let (key_start, key_end) = scan.string()?;
+      let key = &scan.text[key_start..key_end];
       scan.space();
       if scan.byte()? != b':' {
         return None;
@@ -203,10 +236,19 @@ impl Scan<'_> {
       scan.at += 1;
       scan.space();
       if scan.byte()? != b'"' {
-        return scan.value();
+        if let (Some(k), Some(b'[')) = (title_column, scan.byte()) {
+          return scan.rows(k);
+        }
+        let from = scan.at;
+        scan.value()?;
+        if COLUMN_KEYS.contains(&key) {
+          title_column = column_names(&scan.text[from..scan.at])
+            .iter()
+            .position(|name| is_title_attribute(name));
+        }
+        return Some(());
       }
       let (start, end) = scan.string()?;
-      let key = &scan.text[key_start..key_end];
       if may_title && is_title_attribute(key) {
         scan.heading = Some(scan.pieces.len());
         scan.push(end + 1, Kind::Heading);
@@ -228,6 +270,41 @@ impl Scan<'_> {
       self.blocks += 1;
     }
     Some(())
+  }
+
+  /// A table's rows (`[["Ed Wood","…"],…]`, as SQL tools return a query's result), each
+  /// a record headed by its string in column `k`; its other strings one block.
+  fn rows(&mut self, k: usize) -> Option<()> {
+    self.lists += 1;
+    let read = self.nested(b']', |scan| {
+      scan.space();
+      if scan.byte()? != b'[' {
+        return scan.value();
+      }
+      let pieces = scan.pieces.len();
+      let mut column = 0;
+      scan.lists += 1;
+      let row = scan.nested(b']', |scan| {
+        scan.space();
+        let title = column == k && scan.byte()? == b'"';
+        column += 1;
+        if !title {
+          return scan.value();
+        }
+        let (_, end) = scan.string()?;
+        scan.heading = Some(scan.pieces.len());
+        scan.push(end + 1, Kind::Heading);
+        scan.listed += 1;
+        Some(())
+      });
+      scan.lists -= 1;
+      if scan.pieces.len() > pieces && scan.pieces.last().is_some_and(|p| p.kind != Kind::Heading) {
+        scan.blocks += 1;
+      }
+      row
+    });
+    self.lists -= 1;
+    read
   }
 
   /// A string value's content `start..end`, in sentences when cut that fine. A value
@@ -345,6 +422,26 @@ mod tests {
     let late =
       r#"[{"text":"He made films.","name":"Ed Wood"},{"text":"He directed it.","name":"Tim Burton"}]"#;
     assert!(records(late, Granularity::Sentence).is_none());
+  }
+
+  /// A table's rows after its columns are records headed by their title column's cell.
+  #[test]
+  fn rows_after_columns_are_records() {
+    let table = r#"{"columns":["id","title","body"],"rows":[[1,"Ed Wood","He made films."],[2,"Tim Burton","He directed it."]],"row_count":2}"#;
+    let got = cut(table);
+    let titles: Vec<&str> = got
+      .iter()
+      .filter(|p| p.1 == Kind::Heading)
+      .filter_map(|p| json_title(p.0))
+      .collect();
+    assert_eq!(titles, ["Ed Wood", "Tim Burton"], "{got:?}");
+    let burton = got.iter().position(|p| p.0.contains("directed")).unwrap();
+    assert_eq!(got[burton].3, Some(burton - 1));
+    // Rows without a title column, or columns no table follows, are no records.
+    let untitled = r#"{"columns":["id","body"],"rows":[[1,"He made films."],[2,"He directed it."]]}"#;
+    assert!(records(untitled, Granularity::Sentence).is_none());
+    assert_eq!(json_title("## Results"), None);
+    assert_eq!(json_title(r#"### [2] "Ed Wood""#), None);
   }
 
   /// One record is titled by what holds it, and read as text.
