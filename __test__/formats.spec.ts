@@ -205,6 +205,13 @@ const STORED: Record<string, () => AnyMessage[]> = {
   ],
 }
 
+it('a log’s row with a message’s type is no flat LangChain message (a Claude Code transcript’s system row)', () => {
+  const row = { type: 'system', content: 'PreToolUse:Bash hook completed successfully', uuid: 'r1', level: 'info', isMeta: false }
+  const thread = [{ role: 'user', content: REQUEST }, row] as unknown as AnyMessage[]
+  // Read as an item of no text, not as a system message the extraction keeps.
+  expect(extractRelevantContext(thread, TASK).relevantContext).not.toContain('hook completed')
+})
+
 describe.each(Object.entries(STORED))('%s', (_, thread) => {
   it('are read: the own output counted and kept, not the sibling’s; the answer comes back', () => {
     const items = thread()

@@ -80,6 +80,24 @@ const TYPE_OF_CLASS: Record<string, string> = {
   RemoveMessage: 'remove',
 }
 
+/** The fields of a LangChain message in its flat form (`BaseMessage` and its kinds). */
+const FLAT_FIELDS = new Set([
+  'type',
+  'content',
+  'id',
+  'name',
+  'additional_kwargs',
+  'response_metadata',
+  'tool_calls',
+  'invalid_tool_calls',
+  'usage_metadata',
+  'tool_call_id',
+  'artifact',
+  'status',
+  'example',
+  'lc_direct_tool_output',
+])
+
 /** A LangChain message's type and fields, or `undefined` for anything else. */
 function langChainFields(m: unknown): { type: string; fields: Record<string, unknown> } | undefined {
   if (typeof m !== 'object' || m === null || Array.isArray(m)) return undefined
@@ -101,8 +119,12 @@ function langChainFields(m: unknown): { type: string; fields: Record<string, unk
   if (typeof o.type === 'string' && typeof o.data === 'object' && o.data !== null && 'content' in (o.data as object)) {
     return { type: o.type === 'chat' ? 'generic' : o.type, fields: o.data as Record<string, unknown> }
   }
-  // The flat form LangGraph's API and SDK hand over: its type names a LangChain message's.
-  if (typeof o.type === 'string' && Object.hasOwn(ROLE_OF_TYPE, o.type) && 'content' in o) return { type: o.type, fields: o }
+  // The flat form LangGraph's API and SDK hand over: its type names a LangChain message's,
+  // and it holds a message's fields only (a log's row such as a Claude Code transcript's
+  // `{ type: 'system', content, uuid, level, … }` is no message).
+  if (typeof o.type === 'string' && Object.hasOwn(ROLE_OF_TYPE, o.type) && 'content' in o && Object.keys(o).every((k) => FLAT_FIELDS.has(k))) {
+    return { type: o.type, fields: o }
+  }
   return undefined
 }
 

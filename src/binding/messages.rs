@@ -316,10 +316,12 @@ impl<'env> Reader<'_, 'env> {
     let role = self.string(&m, Key::Role, path)?;
     // A log's row that wraps the message it records (`{ type: 'assistant', message: { role,
     // content }, uuid, … }`, a Claude Code transcript's line).
-    let logged = self.get(&m, Key::Message)?;
-    if role.is_none() && logged.get_type()? == ValueType::Object && !logged.is_array()? {
-      let path = || format!("{}.message", path());
-      return self.nest(&path, |r| r.message(&logged, &path));
+    if role.is_none() {
+      let logged = self.get(&m, Key::Message)?;
+      if logged.get_type()? == ValueType::Object && !logged.is_array()? {
+        let path = || format!("{}.message", path());
+        return self.nest(&path, |r| r.message(&logged, &path));
+      }
     }
     let content = self.get(&m, Key::Content)?;
     let mut ui = self.get(&m, Key::Parts)?;
@@ -392,7 +394,10 @@ impl<'env> Reader<'_, 'env> {
       parts.push(self.function_call(String::new(), &function, &path)?);
     }
     // AI SDK v4 UI messages before `parts`: the calls and their results beside the content.
-    let invocations = self.get(&m, Key::ToolInvocations)?;
+    let invocations = match role.as_str() {
+      "assistant" => self.get(&m, Key::ToolInvocations)?,
+      _ => return Ok(Message { role, name, parts }),
+    };
     if !Call::is_nullish(&invocations) {
       let path = || format!("{}.toolInvocations", path());
       if !invocations.is_array()? {

@@ -323,17 +323,28 @@ fn numbered_label(t: &str) -> Option<&str> {
 /// it: a numbered label and nothing more (`Document: 3` over `title: Ed Wood`), or markup
 /// alone that is no titled tag (`<results>` over the first document).
 pub(super) fn names_nothing(line: &str) -> bool {
-  is_bare_label(line) || (!is_titled_tag(line) && without_tags(line).is_empty())
+  let t = line.trim();
+  if t.starts_with('<') {
+    return !is_titled_tag(t) && without_tags(t).is_empty();
+  }
+  t.starts_with(|c: char| c.is_ascii_uppercase() || c == '[') && is_bare_label(t)
 }
 
-/// Whether a line is a numbered label and nothing more (`Document: 3`, `Doc 3`, `[3]`).
+/// Whether a line is a numbered label and nothing more, written as one (`Document: 3`,
+/// `Result 12:`, `[3]`): `Apollo 11` or `Route 66` alone is a name.
 fn is_bare_label(line: &str) -> bool {
-  let t = line.trim().trim_end_matches(':');
+  let t = line.trim();
+  let colon = t.ends_with(':');
+  let t = t.trim_end_matches(':');
   let number = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')).or_else(|| {
     let word = t.bytes().take_while(u8::is_ascii_alphabetic).count();
     let rest = &t[word..];
     (word <= MAX_LABEL_WORD && t.starts_with(|c: char| c.is_ascii_uppercase()))
-      .then(|| rest.strip_prefix(": ").or_else(|| rest.strip_prefix(' ')))
+      .then(|| {
+        rest
+          .strip_prefix(": ")
+          .or_else(|| rest.strip_prefix(' ').filter(|_| colon))
+      })
       .flatten()
   });
   number.is_some_and(|n| (1..=MAX_LABEL_DIGITS).contains(&n.len()) && n.bytes().all(|b| b.is_ascii_digit()))
@@ -449,10 +460,20 @@ fn opening_field_title(t: &str) -> Option<&str> {
 /// catalog's `{"name":"get_page",…}` names no page).
 fn inline_field_title(t: &str) -> Option<&str> {
   let line = t.lines().next().filter(|l| !l.starts_with(['[', '{']))?;
-  let head = &line[..line.find(". ").unwrap_or(line.len())];
+  let mut head = &line[..line.find(". ").unwrap_or(line.len())];
+  if head.len() > MAX_FIELDS_BYTES {
+    let mut end = MAX_FIELDS_BYTES;
+    while !head.is_char_boundary(end) {
+      end -= 1;
+    }
+    head = &head[..end];
+  }
   let fields: Vec<(&str, &str)> = head
     .match_indices(['=', ':'])
     .filter_map(|(at, sep)| {
+      // A quoted value first: most `=` and `:` of code and prose are followed by none.
+      let value = head[at + 1..].trim_start_matches(' ');
+      let quote = value.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
       let before = &head[..at];
       let (key, from) = match before.chars().last()? {
         q @ ('\'' | '"') if sep == ":" => {
@@ -471,20 +492,36 @@ fn inline_field_title(t: &str) -> Option<&str> {
         .rfind('<')
         .is_some_and(|lt| head[lt..from].find('>').is_none());
       let opens_field = !in_tag && (from == 0 || head[..from].ends_with([' ', '(', '{', ',']));
-      let value = head[at + 1..].trim_start_matches(' ');
-      let quote = value.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
       let value = &value[1..];
       let value = &value[..value.find(quote)?];
-      (opens_field && is_title_attribute(key) && !value.trim().is_empty()).then_some((key, value.trim()))
+      (opens_field && !key.is_empty()).then_some((key, value.trim()))
     })
     .collect();
+  // One quoted field is prose's or code's (`directed it (source="Variety")`, `def
+  // greet(name="World")`); a record writes several.
+  if fields.len() < MIN_INLINE_FIELDS {
+    return None;
+  }
+  let titled = |key: &str| is_title_attribute(key);
   let is_title = |key: &str| key.to_ascii_lowercase().ends_with("title");
   fields
     .iter()
+    .filter(|(key, value)| titled(key) && !value.is_empty())
     .find(|(key, _)| is_title(key))
-    .or(fields.first())
+    .or_else(|| {
+      fields
+        .iter()
+        .find(|(key, value)| titled(key) && !value.is_empty())
+    })
     .map(|&(_, value)| value)
 }
+
+/// A record on one line writes at least this many quoted fields (logfmt's `msg="…"
+/// title="…"`, a dict's `'source': '…', 'title': '…'`).
+const MIN_INLINE_FIELDS: usize = 2;
+/// Its fields are sought in this many bytes of its line: a record's header (an address, an
+/// id, a rank, its title) comes first, and the search stays linear in the line's length.
+const MAX_FIELDS_BYTES: usize = 512;
 
 /// The value of a title field in brackets after a short label a lead opens with
 /// (`Document [1] (Title: Ed Wood) …`, `Passage 2 [title: Ed Wood]: …`): the label's
@@ -694,6 +731,9 @@ pub(super) fn lead_titles(lead: &str) -> (Vec<String>, usize) {
   for name in &mut names {
     if name.contains(NICKNAME_SPACE) {
       *name = name.replace(NICKNAME_SPACE, " ");
+    }
+    if name.ends_with(['»', '›']) {
+      *name = name.trim_end_matches(['»', '›']).to_owned();
     }
   }
   (names, primary)
@@ -1383,7 +1423,7 @@ mod tests {
   fn a_line_that_names_nothing_is_no_lead() {
     for line in [
       "Document: 3",
-      "Doc 3",
+      "Doc 3:",
       "[3]",
       "Result 12:",
       "<results>",
@@ -1393,6 +1433,7 @@ mod tests {
       assert!(names_nothing(line), "{line}");
     }
     for line in [
+      "Apollo 11",
       "Chapter 1984",
       "Document: three",
       "<document title=\"Ed Wood\">",
@@ -1421,6 +1462,23 @@ mod tests {
       lead_title("[2] «Ed Wood | Ed Wood was a filmmaker.»").as_deref(),
       Some("ed wood")
     );
+    assert_eq!(
+      lead_title("«Le Monde» is a French daily newspaper.").as_deref(),
+      Some("le monde")
+    );
+    // One quoted field is prose's or code's, not a record's.
+    for prose in [
+      "Tim Burton directed the film (source=\"Variety\") in 1994.",
+      "def greet(name=\"World\"):",
+    ] {
+      assert!(
+        lead_titles(prose)
+          .0
+          .iter()
+          .all(|n| n != "variety" && n != "world"),
+        "{prose}"
+      );
+    }
     // A list's first record names no unit; a sentence that says a title names none.
     assert_eq!(lead_title(&format!("[{repr}, {repr}]")), None);
     assert_ne!(

@@ -181,8 +181,8 @@ fn segment_with(
   // line that opens as records do (once: a text of many such lines would otherwise be
   // scanned again from each).
   let mut json_tried = false;
-  // The line right after a title field that opened a heading: a field there is the same
-  // record's (`title: Ed Wood` over `source: https://…`), no heading of its own.
+  // The line right after a title field that opened a heading: a field of another name there
+  // is the same record's (`title: Ed Wood` over `source: https://…`), no heading of its own.
   let mut under_field = usize::MAX;
   // The paragraph being gathered: its start and end offsets.
   let mut para: Option<(usize, usize)> = None;
@@ -288,7 +288,10 @@ fn segment_with(
       }
     }
     let tag = title_lines && is_titled_tag(stripped);
-    let field = title_lines && para.is_none() && i != under_field && field_title(stripped).is_some();
+    let field = title_lines
+      && para.is_none()
+      && (i != under_field || field_key(stripped) == field_key(&text[lines[i - 1].0..lines[i - 1].1]))
+      && field_title(stripped).is_some();
     // Markup is indented as it nests: a titled tag heads what follows at any indentation.
     let latex = latex_heading_title(stripped).is_some();
     if indent <= 3 && (is_heading(stripped) || field || latex || title_lines && is_wiki_heading(stripped))
@@ -303,7 +306,7 @@ fn segment_with(
         .count();
       open_heading(out, ls, lines[i + addresses].1, &mut heading, &mut next_block);
       i += 1 + addresses;
-      if field {
+      if field && addresses == 0 {
         under_field = i;
       }
       continue;
@@ -335,7 +338,7 @@ fn segment_with(
     if let Some((s, _)) = para.filter(|&(s, e)| {
       title_lines
         && !text[s..e].contains('\n')
-        && reads_as_heading(&text[s..e])
+        && reads_as_heading(&text[s..e], stripped)
         && is_setext_underline(stripped)
     }) {
       para = None;
@@ -646,11 +649,20 @@ fn bold_lead(paragraph: &str) -> Option<usize> {
 /// A bold lead longer than this is bold text, not a title.
 const MAX_BOLD_LEAD: usize = 120;
 
-/// Whether an underlined line reads as a heading: no longer than a title line (a title may
-/// hold full stops: `St. Louis`, `What's new?`), and no field (`source: https://…` over
-/// the `---` that closes front matter).
-fn reads_as_heading(line: &str) -> bool {
+/// A field line's name (`title` of `title: Ed Wood`).
+fn field_key(line: &str) -> Option<&str> {
+  line.trim().split_once(": ").map(|(key, _)| key)
+}
+
+/// Whether a line underlined by `underline` reads as a heading: no longer than a title line
+/// (a title may hold full stops: `St. Louis`, `What's new?`), and over `---` no field
+/// (`source: https://…` over the `---` that closes front matter; `Introduction: Why` over
+/// `===` is a heading).
+fn reads_as_heading(line: &str, underline: &str) -> bool {
   let t = line.trim();
+  if underline.trim_start().starts_with('=') {
+    return t.chars().count() <= MAX_TITLE_LINE;
+  }
   let field = t.split_once(": ").is_some_and(|(key, _)| {
     !key.is_empty()
       && key
@@ -1319,6 +1331,16 @@ mod tests {
       Granularity::Sentence,
     );
     assert_eq!(setext[0].1, Kind::Heading, "{setext:?}");
+    let setext = cut("Introduction: Why Rust\n===\nIt is fast.", Granularity::Sentence);
+    assert_eq!(setext[0].1, Kind::Heading, "{setext:?}");
+    // Title fields one after another, or each over its address, are records apart.
+    for records in [
+      "title: Ed Wood\ntitle: Tim Burton\ntitle: Bela Lugosi",
+      "title: Ed Wood\nhttps://x.org/Ed\ntitle: Tim Burton\nhttps://x.org/Tim\ntitle: Bela Lugosi",
+    ] {
+      let got = cut(records, Granularity::Sentence);
+      assert_eq!(got.iter().filter(|p| p.1 == Kind::Heading).count(), 3, "{got:?}");
+    }
   }
 
   /// JSON records after a line of text, or in a fence, and markdown in a fence, are read as
