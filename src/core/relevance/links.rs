@@ -502,18 +502,16 @@ fn inline_field_title(t: &str) -> Option<&str> {
   if fields.len() < MIN_INLINE_FIELDS {
     return None;
   }
-  let titled = |key: &str| is_title_attribute(key);
-  let is_title = |key: &str| key.to_ascii_lowercase().ends_with("title");
-  fields
+  // A field named a title before other title-like ones (a `source` address).
+  let titles: Vec<&(&str, &str)> = fields
     .iter()
-    .filter(|(key, value)| titled(key) && !value.is_empty())
-    .find(|(key, _)| is_title(key))
-    .or_else(|| {
-      fields
-        .iter()
-        .find(|(key, value)| titled(key) && !value.is_empty())
-    })
-    .map(|&(_, value)| value)
+    .filter(|(key, value)| is_title_attribute(key) && !value.is_empty())
+    .collect();
+  titles
+    .iter()
+    .find(|(key, _)| key.to_ascii_lowercase().ends_with("title"))
+    .or(titles.first())
+    .map(|&&(_, value)| value)
 }
 
 /// A record on one line writes at least this many quoted fields (logfmt's `msg="…"

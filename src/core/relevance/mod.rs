@@ -99,8 +99,8 @@ pub fn scores_with(
   // The sources a text lists for its citations (`[3] Ed Wood. https://…`) are what its
   // markers point to, not text: they score nothing, in no group, and name the units that
   // cite them (a kept citation brings its source along: see `extract`).
-  let sources = Sources::read(text, segments);
-  let listed = |i: usize| sources.as_ref().is_some_and(|s| s.defines[i]);
+  let sources = leads.sources(text, segments);
+  let listed = |i: usize| sources.is_some_and(|s| s.defines[i]);
   let bm25: Vec<f32> = (0..segments.len())
     .map(|i| {
       if listed(i) {
@@ -748,20 +748,33 @@ fn long_enough(title: &str) -> bool {
   title.chars().filter(|c| c.is_alphanumeric()).count() >= MIN_TITLE_CHARS
 }
 
-/// Each segment's names as the lead of a unit (`lead_names`), read once for all the tasks
-/// a text is scored for, and by a prepared thread once for all its extractions: they
-/// depend on the text alone.
-pub struct Leads(Vec<OnceLock<(Vec<String>, Naming)>>);
+/// Each segment's names as the lead of a unit (`lead_names`), and the sources the text
+/// lists for its citations (`Sources`), read once for all the tasks a text is scored for,
+/// and by a prepared thread once for all its extractions: they depend on the text alone.
+pub struct Leads {
+  names: Vec<OnceLock<(Vec<String>, Naming)>>,
+  sources: OnceLock<Option<Sources>>,
+}
 
 impl Leads {
   pub fn new(segments: &[Segment]) -> Self {
-    Self((0..segments.len()).map(|_| OnceLock::new()).collect())
+    Self {
+      names: (0..segments.len()).map(|_| OnceLock::new()).collect(),
+      sources: OnceLock::new(),
+    }
   }
 
   fn of(&self, text: &str, segments: &[Segment], i: usize) -> (Vec<String>, Naming) {
-    self.0[i]
+    self.names[i]
       .get_or_init(|| lead_names(&text[segments[i].start..segments[i].end]))
       .clone()
+  }
+
+  fn sources(&self, text: &str, segments: &[Segment]) -> Option<&Sources> {
+    self
+      .sources
+      .get_or_init(|| Sources::read(text, segments))
+      .as_ref()
   }
 }
 

@@ -663,7 +663,7 @@ fn reads_as_heading(line: &str, underline: &str) -> bool {
   if underline.trim_start().starts_with('=') {
     return t.chars().count() <= MAX_TITLE_LINE;
   }
-  let field = t.split_once(": ").is_some_and(|(key, _)| {
+  let field = field_key(t).is_some_and(|key| {
     !key.is_empty()
       && key
         .bytes()

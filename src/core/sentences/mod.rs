@@ -23,25 +23,17 @@ pub fn for_each_sentence(text: &str, mut f: impl FnMut(usize, usize)) {
       if let Some(close) = closing_label(&text[first..last], &text[start..end]) {
         let rest = &text[start + close..end];
         start += close + rest.len() - rest.trim_start().len();
-        pending = Some((first, start));
-        if start == end {
-          return;
-        }
       }
       // Markers after the full stop on its line (`made films. [3] He was`) are the
       // sentence's too; a line opening with one (a list of sources) is not.
-      let same_line = !text[first..start].ends_with(['\n', '\r']);
-      let markers = if same_line {
-        leading_markers(&text[start..end])
-      } else {
-        0
-      };
-      if markers > 0 {
-        start += markers;
-        pending = Some((first, start));
-        if start == end {
-          return;
-        }
+      if !text[first..start].ends_with(['\n', '\r']) {
+        start += leading_markers(&text[start..end]);
+      }
+      // What was taken is the pending sentence's (sentences are contiguous: `last` was
+      // where this one started).
+      pending = Some((first, start));
+      if start == end {
+        return;
       }
     }
     pending = match pending {
