@@ -766,7 +766,18 @@ impl Leads {
 
   fn of(&self, text: &str, segments: &[Segment], i: usize) -> (Vec<String>, Naming) {
     self.names[i]
-      .get_or_init(|| lead_names(&text[segments[i].start..segments[i].end]))
+      .get_or_init(|| {
+        let block = segments[i].block;
+        let end = segments[i..]
+          .iter()
+          .take_while(|s| s.block == block)
+          .last()
+          .map_or(segments[i].end, |s| s.end);
+        lead_names(
+          &text[segments[i].start..segments[i].end],
+          &text[segments[i].start..end],
+        )
+      })
       .clone()
   }
 
@@ -778,14 +789,25 @@ impl Leads {
   }
 }
 
-/// A lead's names (`lead_titles`) long enough to be sought.
-fn lead_names(lead: &str) -> (Vec<String>, Naming) {
-  let (names, primary) = lead_titles(lead);
-  let primary = names[..primary].iter().filter(|t| long_enough(t)).count();
-  (
-    names.into_iter().filter(|t| long_enough(t)).collect(),
-    Naming::AllOf(primary),
-  )
+/// A lead's names (`lead_titles`) long enough to be sought; of its short forms, none of one
+/// word that its paragraph writes in lower case: a sentence capitalizes its first word
+/// whatever it is ("Offshore wind power is…", "Building typology refers…"), and a word
+/// the paragraph goes on to write as "offshore" is no name (truecasing: a word's case is
+/// read from the rest of its text). A name the lead gives whole is kept as it is.
+fn lead_names(lead: &str, paragraph: &str) -> (Vec<String>, Naming) {
+  let (mut names, primary) = lead_titles(lead);
+  let short = names.split_off(primary);
+  let names: Vec<String> = names.into_iter().filter(|t| long_enough(t)).collect();
+  let primary = names.len();
+  let short = short
+    .into_iter()
+    .filter(|t| long_enough(t) && !common_word(t, paragraph));
+  (names.into_iter().chain(short).collect(), Naming::AllOf(primary))
+}
+
+/// Whether a name (case-folded) is one word with letters that `text` writes in lower case.
+fn common_word(name: &str, text: &str) -> bool {
+  !name.contains(' ') && name.starts_with(char::is_lowercase) && !name_spans(text, name).is_empty()
 }
 
 /// How a section's candidate names name it.
@@ -911,6 +933,33 @@ mod tests {
     let burbank = s.iter().find(|x| x.0.contains("Burbank")).unwrap().1;
     let lugosi = s.iter().find(|x| x.0.contains("Lugosi starred")).unwrap().1;
     assert!(burbank > lugosi, "{s:?}");
+  }
+
+  /// A sentence's capital is no name's: a paragraph leading with "Offshore wind power is…"
+  /// that goes on to write "offshore" is not named "offshore" by a task about an offshore
+  /// wind farm; a genus it writes capitalized throughout stays a name.
+  #[test]
+  fn a_word_the_paragraph_writes_in_lower_case_is_no_name() {
+    let text = "Offshore wind power is in the early stages of development in the United States. Most offshore projects there are still planned.\n\nNorth Hoyle is the first wind farm built off the coast of Wales. It stands in Liverpool Bay.\n\nLiverpool Bay is a bay of the Irish Sea.";
+    let s = scored(
+      text,
+      "Which bay of the Irish Sea holds the first offshore wind farm of Wales?",
+    );
+    let score = |needle: &str| s.iter().find(|x| x.0.contains(needle)).unwrap().1;
+    // It shares a word with the task and is named by none: far under the wind farm's.
+    assert!(
+      2.0 * score("Offshore wind power") < score("North Hoyle is"),
+      "{s:?}"
+    );
+    let names = |lead: &str, paragraph: &str| lead_names(lead, paragraph).0;
+    let lead = "Offshore wind power is in the early stages of development.";
+    assert!(
+      !names(lead, &format!("{lead} Most offshore projects are planned.")).contains(&"offshore".to_owned())
+    );
+    let lead = "Centaurium pulchellum is a species of flowering plant.";
+    assert!(
+      names(lead, &format!("{lead} Centaurium species flower in June.")).contains(&"centaurium".to_owned())
+    );
   }
 
   /// Search results titled with their site (`Tim Burton - Wikipedia`) are named without it.
