@@ -202,6 +202,7 @@ export const EXTRACTION_FORMS = [
   { name: 'anthropic-documents', note: 'Anthropic: `document` blocks (`source: {type: "text"}`, `title`) in the user message, the question after them', render: anthropicDocuments },
   { name: 'anthropic-search', note: 'Anthropic: one `search` tool use; its `tool_result` holds `search_result` blocks (`title`, `source`, text content)', render: anthropicSearch },
   { name: 'csv', note: 'CSV `title,text`, a row per paragraph, cells quoted where they must be (recall read with `""` unescaped)', unescape: (text) => text.replaceAll('""', '"'), render: (q) => `title,text\n${q.paragraphs.map((p) => `${csvCell(p.title)},${csvCell(paragraphText(p))}`).join('\n')}` },
+  { name: 'documents-json', note: 'documents as `JSON.stringify(docs, null, 2)` prints them: `[{page_content, metadata: {source, title}}]`, each title after its text', render: (q) => JSON.stringify(q.paragraphs.map((p) => ({ page_content: paragraphText(p), metadata: { source: wiki(p.title), title: p.title } })), null, 2) },
   { name: 'json-fence', note: 'OpenAI Chat: an assistant message, a line of prose over a ```json fence holding `[{title, text}]`', render: (q) => [{ role: 'user', content: q.question }, { role: 'assistant', content: `Here are the documents I found:\n\n\`\`\`json\n${JSON.stringify(q.paragraphs.map((p) => ({ title: p.title, text: paragraphText(p) })), null, 2)}\n\`\`\`` }] },
 ]
 

@@ -44,6 +44,12 @@ pub(super) fn source_title(name: &str) -> String {
   title(name)
 }
 
+/// A record's title member as a name (`record_title`): an address by its last part
+/// (`"source": "https://…/wiki/Ed_Wood"` is "ed wood"), other text as a title.
+pub(super) fn record_title(value: &str) -> String {
+  title(&name_of(value))
+}
+
 /// A name as a title, case-folded: without a trailing "(…)" or ", …" qualifier, which text
 /// that names the thing leaves out ("Kiskiack (Lee House)" is named "Kiskiack").
 fn title(name: &str) -> String {

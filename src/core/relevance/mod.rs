@@ -36,8 +36,8 @@ pub use postings::{Postings, Trigrams};
 use bm25::PHRASE;
 use groups::{group_scores, is_section_start, units, QueryTerms};
 use links::{
-  call_titles, heading_title, lead_titles, name_spans, named_titles, names_nothing, source_title,
-  titles_named_by_task, without_parentheses,
+  call_titles, heading_title, lead_titles, name_spans, named_titles, names_nothing, record_title,
+  source_title, titles_named_by_task, without_parentheses,
 };
 use pair::lift_pair;
 use weights::*;
@@ -45,7 +45,7 @@ use weights::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::core::citations::Sources;
-use crate::core::segment::{Kind, Segment};
+use crate::core::segment::{late_title, Kind, Segment};
 use crate::core::terms::Terms;
 
 /// Relevance of every segment to one query, on a 0..~3 scale where 0 means unrelated.
@@ -218,6 +218,16 @@ pub fn scores_with(
       let lead = |from: usize| {
         let mut lines =
           (from..end).filter(|&i| section_of[i] == k && matches!(segments[i].kind, Kind::Text | Kind::Item));
+        // A record whose title member follows its text (`{"content": "…", "name": "Ed
+        // Wood"}`) is named by it; its own is its last, as its first piece may close the
+        // record before it.
+        let late = (from..end)
+          .rev()
+          .filter(|&i| section_of[i] == k)
+          .find_map(|i| late_title(&text[segments[i].start..segments[i].end]));
+        if let Some(name) = late {
+          return (vec![record_title(name)], Naming::AllOf(1));
+        }
         let named = |i: usize| leads.of(text, segments, i);
         let Some(first) = lines.next() else {
           return (Vec::new(), Naming::AllOf(0));
@@ -959,6 +969,18 @@ mod tests {
     let lead = "Centaurium pulchellum is a species of flowering plant.";
     assert!(
       names(lead, &format!("{lead} Centaurium species flower in June.")).contains(&"centaurium".to_owned())
+    );
+  }
+
+  /// Records whose title member follows their text (a vector store's matches, documents
+  /// with their `metadata` after their `page_content`) are named by it.
+  #[test]
+  fn a_title_after_the_text_names_its_record() {
+    the_director_is_followed(
+      r#"[{"text":"Ed Wood is a film directed by Tim Burton.","title":"Ed Wood (film)"},{"text":"He grew up in Burbank.","title":"Tim Burton"},{"text":"Bela Lugosi starred in films by Ed Wood, who directed him until he died.","title":"Bela Lugosi"}]"#,
+    );
+    the_director_is_followed(
+      r#"[{"page_content":"Ed Wood is a film directed by Tim Burton.","metadata":{"source":"https://en.wikipedia.org/wiki/Ed_Wood_(film)","score":0.9}},{"page_content":"He grew up in Burbank.","metadata":{"source":"https://en.wikipedia.org/wiki/Tim_Burton","score":0.8}},{"page_content":"Bela Lugosi starred in films by Ed Wood, who directed him until he died.","metadata":{"source":"https://en.wikipedia.org/wiki/Bela_Lugosi","score":0.7}}]"#,
     );
   }
 

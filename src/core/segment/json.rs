@@ -40,11 +40,16 @@ pub(super) fn records(text: &str, granularity: Granularity) -> Option<Vec<Piece>
     heading: None,
     lists: 0,
     listed: 0,
+    element: false,
+    record_text: false,
+    late_titles: 0,
     sentences: granularity == Granularity::Sentence,
     pieces: Vec::new(),
   };
   scan.space();
   while scan.at < text.len() {
+    // A top-level object is a record, as JSON Lines list them.
+    scan.element = true;
     scan.value()?;
     scan.space();
   }
@@ -109,6 +114,51 @@ pub fn json_title(heading: &str) -> Option<&str> {
   (titled && !value.trim().is_empty()).then_some(value)
 }
 
+/// The value of the title member a record's piece opens with after the record's text
+/// (`,"name":"Ed Wood"`, `,"metadata":{"id":3,"title":"Ed Wood"`: see `Scan::object`),
+/// read member by member; none once a member holds other text.
+pub fn late_title(piece: &str) -> Option<&str> {
+  let mut rest = piece.trim_start().strip_prefix(',')?;
+  loop {
+    let member = rest.trim_start_matches(|c: char| c.is_whitespace() || c == '{' || c == ',');
+    let member = member.strip_prefix('"')?;
+    let close = member.find('"')?;
+    let key = &member[..close];
+    let value = member[close + 1..].trim_start().strip_prefix(':')?.trim_start();
+    if value.starts_with('{') {
+      rest = value;
+      continue;
+    }
+    let Some(string) = value.strip_prefix('"') else {
+      // A number, a boolean or null: on to the next member.
+      rest = &value[value.find(',')?..];
+      continue;
+    };
+    let end = closing_quote(string)?;
+    if is_title_attribute(key) && !string[..end].trim().is_empty() {
+      return Some(&string[..end]);
+    }
+    if string[..end].contains(char::is_whitespace) {
+      return None;
+    }
+    rest = &string[end + 1..];
+  }
+}
+
+/// Where a JSON string's content ends: its first quote not escaped.
+fn closing_quote(string: &str) -> Option<usize> {
+  let bytes = string.as_bytes();
+  let mut i = 0;
+  while i < bytes.len() {
+    match bytes[i] {
+      b'"' => return Some(i),
+      b'\\' => i += 2,
+      _ => i += 1,
+    }
+  }
+  None
+}
+
 struct Scan<'a> {
   text: &'a str,
   at: usize,
@@ -121,6 +171,13 @@ struct Scan<'a> {
   lists: usize,
   /// The titled records found (see `object`).
   listed: usize,
+  /// Whether the value being read is an element of an array (an object there is a record).
+  element: bool,
+  /// Whether the object being read has had a text member (a title member after it names
+  /// the record but heads nothing: see `object`).
+  record_text: bool,
+  /// The title members read after their record's text.
+  late_titles: usize,
   sentences: bool,
   pieces: Vec<Piece>,
 }
@@ -138,8 +195,9 @@ impl Scan<'_> {
 
   fn value(&mut self) -> Option<()> {
     self.space();
+    let element = std::mem::take(&mut self.element);
     match self.byte()? {
-      b'{' => self.object(),
+      b'{' => self.object(element),
       b'[' => self.array(),
       b'"' => {
         let (start, end) = self.string()?;
@@ -209,15 +267,29 @@ impl Scan<'_> {
 
   fn array(&mut self) -> Option<()> {
     self.lists += 1;
-    let read = self.nested(b']', Self::value);
+    let read = self.nested(b']', |scan| {
+      scan.element = true;
+      scan.value()
+    });
     self.lists -= 1;
     read
   }
 
-  fn object(&mut self) -> Option<()> {
+  /// An object; `record` when it is an element of an array (or a top-level value).
+  fn object(&mut self, record: bool) -> Option<()> {
+    // Text before this object in the one that holds it (a document's `page_content` before
+    // its `metadata`); a record in a list starts anew.
+    let outer_text = std::mem::take(&mut self.record_text);
+    let after_text = outer_text && !record;
     // A title-like member heads the record while no text has come before it: ids and
     // addresses may (`{"id":"https://…#WebPages.0","name":"Ed Wood",…}`, as Bing lists).
-    let mut may_title = true;
+    // After its text, the first one names the record and heads nothing (`{"content":"…",
+    // "name":"Ed Wood"}`, as vector stores return matches, or a document's `page_content`
+    // before its `metadata`): it is kept in the record's block, a piece of its own, for the
+    // record to be named by (`late_title`), and the record is a section with no heading.
+    let mut may_title = !after_text;
+    let mut late = false;
+    let late_before = self.late_titles;
     let mut first_string = true;
     // A table's title column, named by a `columns` member before its rows.
     let mut title_column = None;
@@ -258,6 +330,10 @@ impl Scan<'_> {
         if scan.lists > 0 || scan.depth == 1 || first_string {
           scan.listed += 1;
         }
+      } else if (after_text || scan.record_text) && !late && is_title_attribute(key) && start < end {
+        late = true;
+        scan.late_titles += 1;
+        scan.push(end + 1, Kind::Text);
       } else {
         may_title &= !scan.text[start..end].contains(char::is_whitespace);
         scan.text_value(start, end);
@@ -269,6 +345,15 @@ impl Scan<'_> {
     if self.pieces.len() > pieces && self.pieces.last().is_some_and(|p| p.kind != Kind::Heading) {
       self.blocks += 1;
     }
+    let own = &mut self.pieces[pieces..];
+    if record && self.late_titles > late_before && !own.iter().any(|p| p.kind == Kind::Heading) {
+      self.listed += 1;
+      for piece in own {
+        piece.heading = None;
+      }
+      self.heading = None;
+    }
+    self.record_text = outer_text;
     Some(())
   }
 
@@ -326,6 +411,7 @@ impl Scan<'_> {
     } else {
       self.push(end + 1, Kind::Text);
     }
+    self.record_text = true;
   }
 
   fn push(&mut self, end: usize, kind: Kind) {
@@ -419,9 +505,29 @@ mod tests {
       .filter_map(|p| json_title(p.0))
       .collect();
     assert_eq!(titles, ["Ed Wood", "Tim Burton"]);
-    let late =
-      r#"[{"text":"He made films.","name":"Ed Wood"},{"text":"He directed it.","name":"Tim Burton"}]"#;
-    assert!(records(late, Granularity::Sentence).is_none());
+    // After the text, it names the record, which is a section with no heading: a block
+    // of its own, the title a piece of it.
+    let late = r#"[{"text":"He made films.","name":"Ed Wood"},{"text":"He directed it.","meta":{"id":2,"name":"Tim Burton"}}]"#;
+    let got = cut(late);
+    assert!(got.iter().all(|p| p.1 == Kind::Text && p.3.is_none()), "{got:?}");
+    let blocks: Vec<usize> = got.iter().map(|p| p.2).collect();
+    assert_eq!(blocks, [0, 0, 1, 1], "{got:?}");
+    let titles: Vec<&str> = got.iter().filter_map(|p| late_title(p.0)).collect();
+    assert_eq!(titles, ["Ed Wood", "Tim Burton"], "{got:?}");
+    // A title member in an object that follows text in the one holding it comes late too.
+    let nested = r#"[{"page_content":"He made films.","metadata":{"title":"Ed Wood"}},{"page_content":"He directed it.","metadata":{"title":"Tim Burton"}}]"#;
+    assert!(cut(nested).iter().all(|p| p.1 == Kind::Text));
+    // One record is no list; a late member that is no title, or other text, names nothing.
+    assert!(records(
+      r#"{"text":"He made films.","name":"Ed Wood"}"#,
+      Granularity::Sentence
+    )
+    .is_none());
+    assert_eq!(
+      late_title(r#","summary":"A film maker.","title":"Ed Wood""#),
+      None
+    );
+    assert_eq!(late_title(r#""title":"Ed Wood""#), None);
   }
 
   /// A table's rows after its columns are records headed by their title column's cell.

@@ -12,7 +12,7 @@ mod json;
 
 use rustc_hash::FxHashMap;
 
-pub use json::json_title;
+pub use json::{json_title, late_title};
 
 use crate::core::sentences::for_each_sentence;
 
