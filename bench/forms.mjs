@@ -12,6 +12,7 @@
 import { BM25 } from 'fast-bm25'
 import { countTokens as gptCountTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { pathToFileURL } from 'node:url'
+import { inspect } from 'node:util'
 
 import { countMessageTokens, countTokens, extractRelevantContext, filterSubagentResult } from '../dist/index.js'
 import { bm25Sentences, squash } from './extract.mjs'
@@ -31,6 +32,8 @@ const paragraphText = (p) => p.sentences.join('').trim()
 /** A paragraph's sentences, trimmed, empty ones left out (for per-sentence citation markers). */
 const sentencesOf = (p) => p.sentences.map((s) => s.trim()).filter(Boolean)
 /** The Wikipedia address of a title, as bench/filter.mjs writes it. */
+/** LangChain.js's `Document`, for `console.log` to print its class's name as it does there. */
+class Document {}
 const wiki = (title) => `https://en.wikipedia.org/wiki/${encodeURIComponent(title.replaceAll(' ', '_'))}`
 /** The same, with parentheses escaped too, so that a markdown link's `(…)` stays balanced. */
 const wikiLink = (title) => wiki(title).replaceAll('(', '%28').replaceAll(')', '%29')
@@ -203,6 +206,7 @@ export const EXTRACTION_FORMS = [
   { name: 'anthropic-search', note: 'Anthropic: one `search` tool use; its `tool_result` holds `search_result` blocks (`title`, `source`, text content)', render: anthropicSearch },
   { name: 'csv', note: 'CSV `title,text`, a row per paragraph, cells quoted where they must be (recall read with `""` unescaped)', unescape: (text) => text.replaceAll('""', '"'), render: (q) => `title,text\n${q.paragraphs.map((p) => `${csvCell(p.title)},${csvCell(paragraphText(p))}`).join('\n')}` },
   { name: 'documents-json', note: 'documents as `JSON.stringify(docs, null, 2)` prints them: `[{page_content, metadata: {source, title}}]`, each title after its text', render: (q) => JSON.stringify(q.paragraphs.map((p) => ({ page_content: paragraphText(p), metadata: { source: wiki(p.title), title: p.title } })), null, 2) },
+  { name: 'printed-documents', note: "documents as Node's `console.log` prints LangChain.js ones: `Document { pageContent: '…', metadata: { source, title } }`", render: (q) => inspect(q.paragraphs.map((p) => Object.assign(Object.create(Document.prototype), { pageContent: paragraphText(p), metadata: { source: wiki(p.title), title: p.title } })), { depth: 4 }) },
   { name: 'json-fence', note: 'OpenAI Chat: an assistant message, a line of prose over a ```json fence holding `[{title, text}]`', render: (q) => [{ role: 'user', content: q.question }, { role: 'assistant', content: `Here are the documents I found:\n\n\`\`\`json\n${JSON.stringify(q.paragraphs.map((p) => ({ title: p.title, text: paragraphText(p) })), null, 2)}\n\`\`\`` }] },
 ]
 

@@ -11,9 +11,14 @@ use crate::core::terms::{is_stop_word, push_folded};
 /// A heading's title, case-folded: without `#` or `==` marks, a number (`3.`), a link's
 /// address, or the bold marks and the colon or full stop of a bold lead (see `title`).
 pub(super) fn heading_title(heading: &str) -> String {
-  // A JSON record's heading: the value of its title member.
+  // A JSON record's heading: the value of its title member, an address by its last part
+  // (`"source": "https://…/wiki/Ed_Wood"` is "ed wood").
   if let Some(named) = json_title(heading) {
-    return title(named);
+    return if named.contains("://") {
+      record_title(named)
+    } else {
+      title(named)
+    };
   }
   let end = [':', '.'];
   // A setext heading's underline is no part of its title.

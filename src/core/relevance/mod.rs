@@ -984,6 +984,13 @@ mod tests {
     );
   }
 
+  /// Documents as Python's `print` and Node's `console.log` show them are records too.
+  #[test]
+  fn printed_documents_are_records() {
+    the_director_is_followed("[Document(metadata={'source': 'https://en.wikipedia.org/wiki/Ed_Wood_(film)', 'title': 'Ed Wood (film)'}, page_content='Ed Wood is a film directed by Tim Burton.'), Document(metadata={'source': 'https://en.wikipedia.org/wiki/Tim_Burton', 'title': 'Tim Burton'}, page_content='He grew up in Burbank.'), Document(metadata={'source': 'https://en.wikipedia.org/wiki/Bela_Lugosi', 'title': 'Bela Lugosi'}, page_content='Bela Lugosi starred in films by Ed Wood, who directed him until he died.')]");
+    the_director_is_followed("[\n  Document {\n    pageContent: 'Ed Wood is a film directed by Tim Burton.',\n    metadata: { title: 'Ed Wood (film)' }\n  },\n  Document {\n    pageContent: 'He grew up in Burbank.',\n    metadata: { title: 'Tim Burton' }\n  },\n  Document {\n    pageContent: 'Bela Lugosi starred in films by Ed Wood, who directed him until he died.',\n    metadata: { title: 'Bela Lugosi' }\n  }\n]");
+  }
+
   /// Search results titled with their site (`Tim Burton - Wikipedia`) are named without it.
   #[test]
   fn a_site_shared_by_the_titles_is_no_part_of_their_names() {

@@ -1,10 +1,14 @@
 //! A JSON text (or JSON Lines) read as records, as tools return them
-//! (`JSON.stringify(results)`): in a list of them, each object with a string member of a
+//! (`JSON.stringify(results)`), and objects as Python's `print` and Node's `console.log`
+//! show them (`[{'title': 'Ed Wood', …}]`, `Document(page_content='…')`, `Document {
+//! pageContent: '…' }`): in a list of them, each object with a string member of a
 //! title-like name (`title`, `name`, `path`…: `TITLE_ATTRIBUTES`) before any text (ids and
 //! addresses aside) opens a section,
 //! headed by the text up to that value; the object's other string values are one block,
-//! cut into sentences. The keys, punctuation and short values between two pieces go with
-//! the later one, so a kept run of pieces is the source's own contiguous text.
+//! cut into sentences. A record whose title member follows its text is a section with no
+//! heading, named by that member (`late_title`). The keys, punctuation and short values
+//! between two pieces go with the later one, so a kept run of pieces is the source's own
+//! contiguous text.
 
 use super::{is_title_attribute, Granularity, Kind};
 use crate::core::sentences::for_each_sentence;
@@ -23,6 +27,22 @@ pub(super) struct Piece {
 /// Objects and arrays nested deeper than this are no records a model is shown; the text
 /// is then read as text (and the scanner's recursion stays bounded).
 const MAX_DEPTH: usize = 64;
+
+/// The quotes a string is written in: JSON's, and, as objects are printed, Python's and
+/// JavaScript's (`'Ed Wood'`, a template literal where a string holds both others).
+const QUOTES: [u8; 3] = [b'"', b'\'', b'`'];
+
+/// The constants a value may be, in JSON and as Python and JavaScript print them.
+const CONSTANTS: [&str; 8] = [
+  "true",
+  "false",
+  "null",
+  "True",
+  "False",
+  "None",
+  "undefined",
+  "NaN",
+];
 
 /// The pieces of `text` when it is JSON (values one after another, as JSON Lines are)
 /// holding a list of titled records (`MIN_RECORDS`); `None` otherwise.
@@ -87,8 +107,13 @@ fn column_names(array: &str) -> Vec<&str> {
 /// The value of the title-like member a JSON heading piece ends with (`},{"title":"Ed
 /// Wood"`), read from its end: the piece may open inside the record before.
 pub fn json_title(heading: &str) -> Option<&str> {
-  let body = heading.trim_end().strip_suffix('"')?;
-  let open = body.rfind('"')?;
+  let heading = heading.trim_end();
+  let quote = heading
+    .chars()
+    .next_back()
+    .filter(|c| QUOTES.contains(&(*c as u8)))?;
+  let body = &heading[..heading.len() - 1];
+  let open = body.rfind(quote)?;
   let value = &body[open + 1..];
   // A table row's title cell (`],["Ed Wood"`, `],[3,"Ed Wood"`): a string in a row, in a
   // list of rows, with no key before it.
@@ -101,40 +126,66 @@ pub fn json_title(heading: &str) -> Option<&str> {
       return Some(value);
     }
   }
-  if !heading.contains('{') {
+  if !heading.contains(['{', '(']) {
     return None;
   }
-  let key = body[..open]
-    .trim_end()
-    .strip_suffix(':')?
-    .trim_end()
-    .strip_suffix('"')?;
-  let key = &key[key.rfind('"')? + 1..];
-  let titled = is_title_attribute(key);
-  (titled && !value.trim().is_empty()).then_some(value)
+  let key = member_key(body[..open].trim_end().strip_suffix([':', '='])?)?;
+  (is_title_attribute(key) && !value.trim().is_empty()).then_some(value)
+}
+
+/// The key that `before` (a member's text up to its `:` or `=`) ends with: quoted, or a
+/// bare word as printed objects and keyword arguments write it.
+fn member_key(before: &str) -> Option<&str> {
+  let before = before.trim_end();
+  match before.chars().next_back()? {
+    quote if QUOTES.contains(&(quote as u8)) => {
+      let inner = &before[..before.len() - 1];
+      Some(&inner[inner.rfind(quote)? + 1..])
+    }
+    _ => {
+      let start = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |at| at + 1);
+      (start < before.len()).then(|| &before[start..])
+    }
+  }
 }
 
 /// The value of the title member a record's piece opens with after the record's text
-/// (`,"name":"Ed Wood"`, `,"metadata":{"id":3,"title":"Ed Wood"`: see `Scan::object`),
-/// read member by member; none once a member holds other text.
+/// (`,"name":"Ed Wood"`, `,"metadata":{"id":3,"title":"Ed Wood"`, as printed `, metadata:
+/// { title: 'Ed Wood'`: see `Scan::object`), read member by member; none once a member
+/// holds other text.
 pub fn late_title(piece: &str) -> Option<&str> {
   let mut rest = piece.trim_start().strip_prefix(',')?;
   loop {
     let member = rest.trim_start_matches(|c: char| c.is_whitespace() || c == '{' || c == ',');
-    let member = member.strip_prefix('"')?;
-    let close = member.find('"')?;
-    let key = &member[..close];
-    let value = member[close + 1..].trim_start().strip_prefix(':')?.trim_start();
+    let (key, after) = match member.as_bytes().first()? {
+      &quote if QUOTES.contains(&quote) => {
+        let close = closing_quote(&member[1..], quote)?;
+        (&member[1..=close], &member[close + 2..])
+      }
+      _ => {
+        let end = member
+          .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+          .unwrap_or(member.len());
+        member.split_at(end)
+      }
+    };
+    let value = after.trim_start().strip_prefix([':', '='])?.trim_start();
+    if key.is_empty() {
+      return None;
+    }
     if value.starts_with('{') {
       rest = value;
       continue;
     }
-    let Some(string) = value.strip_prefix('"') else {
-      // A number, a boolean or null: on to the next member.
+    let Some(&quote) = value.as_bytes().first().filter(|q| QUOTES.contains(q)) else {
+      // A number, a constant: on to the next member.
       rest = &value[value.find(',')?..];
       continue;
     };
-    let end = closing_quote(string)?;
+    let string = &value[1..];
+    let end = closing_quote(string, quote)?;
     if is_title_attribute(key) && !string[..end].trim().is_empty() {
       return Some(&string[..end]);
     }
@@ -145,14 +196,14 @@ pub fn late_title(piece: &str) -> Option<&str> {
   }
 }
 
-/// Where a JSON string's content ends: its first quote not escaped.
-fn closing_quote(string: &str) -> Option<usize> {
+/// Where a string's content ends: its first `quote` not escaped.
+fn closing_quote(string: &str, quote: u8) -> Option<usize> {
   let bytes = string.as_bytes();
   let mut i = 0;
   while i < bytes.len() {
     match bytes[i] {
-      b'"' => return Some(i),
       b'\\' => i += 2,
+      b if b == quote => return Some(i),
       _ => i += 1,
     }
   }
@@ -197,26 +248,28 @@ impl Scan<'_> {
     self.space();
     let element = std::mem::take(&mut self.element);
     match self.byte()? {
-      b'{' => self.object(element),
+      b'{' => self.object(element, b'}'),
       b'[' => self.array(),
-      b'"' => {
+      b if QUOTES.contains(&b) => {
         let (start, end) = self.string()?;
         self.text_value(start, end);
         Some(())
       }
-      _ => self.scalar(),
+      _ => self.scalar_or_named(element),
     }
   }
 
-  /// A string at `at`: the range of its content, `at` moved past its closing quote.
+  /// A string at `at`, in any of `QUOTES`: the range of its content, `at` moved past its
+  /// closing quote.
   fn string(&mut self) -> Option<(usize, usize)> {
     let bytes = self.text.as_bytes();
+    let quote = bytes[self.at];
     let start = self.at + 1;
     let mut i = start;
     loop {
-      match bytes.get(i)? {
-        b'"' => break,
+      match *bytes.get(i)? {
         b'\\' => i += 2,
+        b if b == quote => break,
         _ => i += 1,
       }
     }
@@ -224,18 +277,30 @@ impl Scan<'_> {
     Some((start, i))
   }
 
-  /// A number, `true`, `false` or `null`.
-  fn scalar(&mut self) -> Option<()> {
+  /// A number, a constant (`true`, `null`; as printed, `None`, `True`, `undefined`), or an
+  /// object printed with its class's name (`Document {…}` as Node's `console.log` shows it,
+  /// `Document(page_content='…')` as Python's `print`).
+  fn scalar_or_named(&mut self, element: bool) -> Option<()> {
     let start = self.at;
     while self
       .byte()
-      .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+      .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.' | b'_'))
     {
       self.at += 1;
     }
     let token = &self.text[start..self.at];
     let number = token.starts_with(|c: char| c.is_ascii_digit() || c == '-');
-    (number || matches!(token, "true" | "false" | "null")).then_some(())
+    if number || CONSTANTS.contains(&token) {
+      return Some(());
+    }
+    let class = token.starts_with(|c: char| c.is_ascii_alphabetic());
+    let at = self.at;
+    self.space();
+    match self.byte() {
+      Some(b'(') if class && at == self.at => self.object(element, b')'),
+      Some(b'{') if class => self.object(element, b'}'),
+      _ => None,
+    }
   }
 
   fn nested(&mut self, close: u8, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
@@ -275,8 +340,10 @@ impl Scan<'_> {
     read
   }
 
-  /// An object; `record` when it is an element of an array (or a top-level value).
-  fn object(&mut self, record: bool) -> Option<()> {
+  /// An object that `close` ends; `record` when it is an element of an array (or a
+  /// top-level value). Its keys are quoted or bare (`title: 'Ed Wood'` as printed), and
+  /// given with `:` or, in a call's keyword arguments, `=`.
+  fn object(&mut self, record: bool, close: u8) -> Option<()> {
     // Text before this object in the one that holds it (a document's `page_content` before
     // its `metadata`); a record in a list starts anew.
     let outer_text = std::mem::take(&mut self.record_text);
@@ -294,20 +361,28 @@ impl Scan<'_> {
     // A table's title column, named by a `columns` member before its rows.
     let mut title_column = None;
     let pieces = self.pieces.len();
-    self.nested(b'}', |scan| {
+    self.nested(close, |scan| {
       scan.space();
-      if scan.byte()? != b'"' {
-        return None;
-      }
-      let (key_start, key_end) = scan.string()?;
+      let (key_start, key_end) = if QUOTES.contains(&scan.byte()?) {
+        scan.string()?
+      } else {
+        let start = scan.at;
+        while scan
+          .byte()
+          .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+        {
+          scan.at += 1;
+        }
+        (start, scan.at)
+      };
       let key = &scan.text[key_start..key_end];
       scan.space();
-      if scan.byte()? != b':' {
+      if key.is_empty() || !matches!(scan.byte()?, b':' | b'=') {
         return None;
       }
       scan.at += 1;
       scan.space();
-      if scan.byte()? != b'"' {
+      if !QUOTES.contains(&scan.byte()?) {
         if let (Some(k), Some(b'[')) = (title_column, scan.byte()) {
           return scan.rows(k);
         }
@@ -341,12 +416,15 @@ impl Scan<'_> {
       first_string = false;
       Some(())
     })?;
-    // The record's string values are one block, as a paragraph's lines are.
-    if self.pieces.len() > pieces && self.pieces.last().is_some_and(|p| p.kind != Kind::Heading) {
+    // The record's string values are one block, as a paragraph's lines are, those of the
+    // objects it holds too (a document's `metadata` and its `page_content`); a heading
+    // opens a block of its own wherever it stands (`push`).
+    let own = &mut self.pieces[pieces..];
+    let headed = own.iter().any(|p| p.kind == Kind::Heading);
+    if record && own.last().is_some_and(|p| p.kind != Kind::Heading) {
       self.blocks += 1;
     }
-    let own = &mut self.pieces[pieces..];
-    if record && self.late_titles > late_before && !own.iter().any(|p| p.kind == Kind::Heading) {
+    if record && self.late_titles > late_before && !headed {
       self.listed += 1;
       for piece in own {
         piece.heading = None;
@@ -371,7 +449,7 @@ impl Scan<'_> {
       scan.lists += 1;
       let row = scan.nested(b']', |scan| {
         scan.space();
-        let title = column == k && scan.byte()? == b'"';
+        let title = column == k && QUOTES.contains(&scan.byte()?);
         column += 1;
         if !title {
           return scan.value();
@@ -415,6 +493,13 @@ impl Scan<'_> {
   }
 
   fn push(&mut self, end: usize, kind: Kind) {
+    let after_text = self
+      .pieces
+      .last()
+      .is_some_and(|p| p.kind != Kind::Heading && p.block == self.blocks);
+    if kind == Kind::Heading && after_text {
+      self.blocks += 1;
+    }
     let block = if kind == Kind::Heading {
       self.blocks += 1;
       self.blocks - 1
@@ -548,6 +633,40 @@ mod tests {
     assert!(records(untitled, Granularity::Sentence).is_none());
     assert_eq!(json_title("## Results"), None);
     assert_eq!(json_title(r#"### [2] "Ed Wood""#), None);
+  }
+
+  /// Objects as Python and Node print them (quotes of any kind, bare keys, keyword
+  /// arguments, a class's name before them) are read as JSON is.
+  #[test]
+  fn printed_objects_are_read_as_json_is() {
+    let titles = |text: &str| -> Vec<String> {
+      cut(text)
+        .iter()
+        .filter_map(|p| match p.1 {
+          Kind::Heading => json_title(p.0),
+          _ => late_title(p.0),
+        })
+        .map(str::to_owned)
+        .collect()
+    };
+    let python = "[{'title': 'Ed Wood', 'text': 'He made films.'}, {'title': \"Tim's Burton\", 'text': 'He directed it.', 'rank': None}]";
+    assert_eq!(titles(python), ["Ed Wood", "Tim's Burton"]);
+    let repr = "[Document(metadata={'title': 'Ed Wood'}, page_content='He made films.'), Document(metadata={'title': 'Tim Burton'}, page_content='He directed it.')]";
+    assert_eq!(titles(repr), ["Ed Wood", "Tim Burton"]);
+    let node = "[\n  Document {\n    pageContent: 'He made films.',\n    metadata: { title: 'Ed Wood', loc: [Object] }\n  },\n  Document {\n    pageContent: `He said \"it's done.\"`,\n    metadata: { title: 'Tim Burton' }\n  }\n]";
+    assert!(
+      records(node, Granularity::Sentence).is_none(),
+      "[Object] is no value"
+    );
+    let node = node.replace("loc: [Object]", "loc: { lines: 3 }");
+    assert_eq!(titles(&node), ["Ed Wood", "Tim Burton"]);
+    // Code is no printed object: a call's argument that is no member, a function.
+    for code in [
+      "[f(x), g(y)]",
+      "[{ title: 'A', run: () => 1 }, { title: 'B', run: () => 2 }]",
+    ] {
+      assert!(records(code, Granularity::Sentence).is_none(), "{code}");
+    }
   }
 
   /// One record is titled by what holds it, and read as text.
