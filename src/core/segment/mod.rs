@@ -746,13 +746,14 @@ pub fn tag_title(tag: &str) -> Option<&str> {
     if let Some(at) = t.find(&format!(" {attribute}=\"")) {
       let value = &t[at + attribute.len() + 3..];
       let value = value.find('"').map(|end| &value[..end]);
-      // A field named a title holds it (Solr's `<str name="title">Ed Wood</str>`).
-      if value.is_some_and(|v| attribute == "name" && is_title_attribute(v)) {
-        let inner = &t[t.find('>')? + 1..];
-        return inner
-          .rfind("</")
-          .map(|end| inner[..end].trim())
-          .filter(|v| !v.is_empty() && !v.contains('<'));
+      // A field written on its line is named by `name` (Solr's `<str name="title">Ed
+      // Wood</str>`): it holds a title when that is a title's name, else other content
+      // (`<str name="text">…</str>`, `<str name="id">…</str>`) and titles nothing.
+      let inner = &t[t.find('>')? + 1..];
+      if let Some(end) = inner.rfind("</").filter(|_| attribute == "name") {
+        let field = inner[..end].trim();
+        let titled = value.is_some_and(is_title_attribute) && !field.is_empty() && !field.contains('<');
+        return titled.then_some(field);
       }
       return value.filter(|v| !v.trim().is_empty());
     }
@@ -1121,7 +1122,10 @@ mod tests {
     assert_eq!(field_title("entitle: x"), None);
     assert_eq!(field_title("subtitle: x"), None);
     assert_eq!(tag_title("<str name=\"title\">Ed Wood</str>"), Some("Ed Wood"));
-    assert_eq!(tag_title("<str name=\"id\">7</str>"), Some("id"));
+    // A field of other content, short as it may be, titles nothing.
+    assert_eq!(tag_title("<str name=\"id\">7</str>"), None);
+    assert_eq!(tag_title("<str name=\"text\">He made films.</str>"), None);
+    assert_eq!(tag_title("<document name=\"Ed Wood\">"), Some("Ed Wood"));
     assert_eq!(tag_title("<dt>Ed Wood</dt>"), Some("Ed Wood"));
     assert_eq!(latex_heading_title("\\subsection*{Ed Wood}"), Some("Ed Wood"));
     assert_eq!(latex_heading_title("\\textbf{Ed Wood}"), None);
