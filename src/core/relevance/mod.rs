@@ -10,7 +10,7 @@
 //! - `groups`: sections, the units they are read in, and blocks, scored as bags; `links`:
 //!   titles (headings, calls, what a lead sentence names) and where text names them;
 //!   `pair`: the two sections that answer together; `phrases`: the task's phrases found
-//!   whole;
+//!   whole; `tables`: the rows of tables whose header names a title column;
 //! - `feedback`: a task's vocabulary learned from what it already owns;
 //! - here, `scores_with`: the steps above put together into a score per segment.
 
@@ -25,6 +25,7 @@ mod links;
 mod pair;
 mod phrases;
 mod postings;
+mod tables;
 pub mod weights;
 
 pub use groups::sections;
@@ -758,12 +759,15 @@ fn long_enough(title: &str) -> bool {
   title.chars().filter(|c| c.is_alphanumeric()).count() >= MIN_TITLE_CHARS
 }
 
-/// Each segment's names as the lead of a unit (`lead_names`), and the sources the text
-/// lists for its citations (`Sources`), read once for all the tasks a text is scored for,
-/// and by a prepared thread once for all its extractions: they depend on the text alone.
+/// Each segment's names as the lead of a unit (`lead_names`), the sources the text lists
+/// for its citations (`Sources`) and its tables' row titles (`tables`), read once for all
+/// the tasks a text is scored for, and by a prepared thread once for all its extractions:
+/// they depend on the text alone.
 pub struct Leads {
   names: Vec<OnceLock<(Vec<String>, Naming)>>,
   sources: OnceLock<Option<Sources>>,
+  /// The title cells of tables' rows (`tables`), by the start of the row's line.
+  rows: OnceLock<FxHashMap<usize, (usize, usize)>>,
 }
 
 impl Leads {
@@ -771,12 +775,25 @@ impl Leads {
     Self {
       names: (0..segments.len()).map(|_| OnceLock::new()).collect(),
       sources: OnceLock::new(),
+      rows: OnceLock::new(),
     }
   }
 
   fn of(&self, text: &str, segments: &[Segment], i: usize) -> (Vec<String>, Naming) {
     self.names[i]
       .get_or_init(|| {
+        // A table's row is titled by its cell under the header's title column (a lead that
+        // opens a line and holds a cell's end).
+        let lead = &text[segments[i].start..segments[i].end];
+        let indent =
+          text[..segments[i].start].len() - text[..segments[i].start].trim_end_matches([' ', '\t']).len();
+        let line = segments[i].start - indent;
+        if lead.contains(['|', '\t']) && (line == 0 || text.as_bytes()[line - 1] == b'\n') {
+          let rows = self.rows.get_or_init(|| tables::row_titles(text));
+          if let Some(&(from, to)) = rows.get(&line) {
+            return (vec![source_title(&text[from..to])], Naming::AllOf(1));
+          }
+        }
         let block = segments[i].block;
         let end = segments[i..]
           .iter()
@@ -989,6 +1006,16 @@ mod tests {
   fn printed_documents_are_records() {
     the_director_is_followed("[Document(metadata={'source': 'https://en.wikipedia.org/wiki/Ed_Wood_(film)', 'title': 'Ed Wood (film)'}, page_content='Ed Wood is a film directed by Tim Burton.'), Document(metadata={'source': 'https://en.wikipedia.org/wiki/Tim_Burton', 'title': 'Tim Burton'}, page_content='He grew up in Burbank.'), Document(metadata={'source': 'https://en.wikipedia.org/wiki/Bela_Lugosi', 'title': 'Bela Lugosi'}, page_content='Bela Lugosi starred in films by Ed Wood, who directed him until he died.')]");
     the_director_is_followed("[\n  Document {\n    pageContent: 'Ed Wood is a film directed by Tim Burton.',\n    metadata: { title: 'Ed Wood (film)' }\n  },\n  Document {\n    pageContent: 'He grew up in Burbank.',\n    metadata: { title: 'Tim Burton' }\n  },\n  Document {\n    pageContent: 'Bela Lugosi starred in films by Ed Wood, who directed him until he died.',\n    metadata: { title: 'Bela Lugosi' }\n  }\n]");
+  }
+
+  /// A table's rows are titled by the column their header names a title's, wherever it
+  /// stands: tab-separated, markdown, psql.
+  #[test]
+  fn a_row_is_titled_by_its_title_column() {
+    let long =
+      "Bela Lugosi starred in films by Ed Wood, who directed him until he died, in a career of many roles.";
+    the_director_is_followed(&format!("id\ttext\ttitle\n1\tEd Wood is a film directed by Tim Burton and it came out in the autumn of that year.\tEd Wood (film)\n2\tHe grew up in Burbank, California, a city north of the film studios of Los Angeles where he would later work for many years.\tTim Burton\n3\t{long}\tBela Lugosi"));
+    the_director_is_followed(&format!("| # | Passage | Source |\n|---|---|---|\n| 1 | Ed Wood is a film directed by Tim Burton. | Ed Wood (film) |\n| 2 | He grew up in Burbank. | Tim Burton |\n| 3 | {long} | Bela Lugosi |"));
   }
 
   /// Search results titled with their site (`Tim Burton - Wikipedia`) are named without it.

@@ -176,6 +176,7 @@ fn segment_with(
       })
       .nth(MIN_TITLED - 1)
       .is_some();
+  let rows = titled_tab_rows(text, &lines);
   let mut i = 0;
   // Whether JSON after the text's opening lines has been tried as records, at the first
   // line that opens as records do (once: a text of many such lines would otherwise be
@@ -432,7 +433,8 @@ fn segment_with(
     // short line over it (a CSV's header) is no part of the first.
     let record = |k: usize| k < lines.len() && long(k) && ends_sentence(k);
     let run_starts = record(i) && record(i + 1);
-    if i > 0 && (long(i - 1) && long(i) && ends_sentence(i - 1) || run_starts) {
+    // A row of a tab-separated table whose header names a title column is a record too.
+    if i > 0 && (long(i - 1) && long(i) && ends_sentence(i - 1) || run_starts || rows[i]) {
       flush(out, &mut para, &mut next_block, heading);
     }
     para = Some(match para {
@@ -443,6 +445,27 @@ fn segment_with(
   }
   flush(out, &mut para, &mut next_block, heading);
   next_block
+}
+
+/// Per line, whether it is a row of a tab-separated table under a header that names a
+/// title column (`id<TAB>text<TAB>title`): a record of its own, as a CSV row is. A run of
+/// lines with as many tabs is one table, its first line the header (a file shown with
+/// `cat -n` has tabs too, and no header).
+fn titled_tab_rows(text: &str, lines: &[(usize, usize)]) -> Vec<bool> {
+  let mut rows = vec![false; lines.len()];
+  let mut titled = false;
+  let mut cells = 0;
+  for (k, &(start, end)) in lines.iter().enumerate() {
+    let line = text[start..end].trim();
+    let tabs = line.matches('\t').count();
+    if tabs > 0 && tabs == cells {
+      rows[k] = titled;
+    } else {
+      cells = tabs;
+      titled = tabs > 0 && line.split('\t').any(|name| is_title_attribute(name.trim()));
+    }
+  }
+  rows
 }
 
 /// The sentences of `text`, a piece without a letter (a table row's closing `|`) ending
