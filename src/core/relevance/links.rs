@@ -11,14 +11,9 @@ use crate::core::terms::{is_stop_word, push_folded};
 /// A heading's title, case-folded: without `#` or `==` marks, a number (`3.`), a link's
 /// address, or the bold marks and the colon or full stop of a bold lead (see `title`).
 pub(super) fn heading_title(heading: &str) -> String {
-  // A JSON record's heading: the value of its title member, an address by its last part
-  // (`"source": "https://…/wiki/Ed_Wood"` is "ed wood").
+  // A JSON record's heading: the value of its title member (`record_title`).
   if let Some(named) = json_title(heading) {
-    return if named.contains("://") {
-      record_title(named)
-    } else {
-      title(named)
-    };
+    return record_title(named);
   }
   let end = [':', '.'];
   // A setext heading's underline is no part of its title.
@@ -49,10 +44,14 @@ pub(super) fn source_title(name: &str) -> String {
   title(name)
 }
 
-/// A record's title member as a name (`record_title`): an address by its last part
-/// (`"source": "https://…/wiki/Ed_Wood"` is "ed wood"), other text as a title.
+/// A record's title member as a name: an address by its last part (`"source":
+/// "https://…/wiki/Ed_Wood"` is "ed wood"), other text as a title (`AC/DC`).
 pub(super) fn record_title(value: &str) -> String {
-  title(&name_of(value))
+  if value.contains("://") {
+    title(&name_of(value))
+  } else {
+    title(value)
+  }
 }
 
 /// A name as a title, case-folded: without a trailing "(…)" or ", …" qualifier, which text

@@ -221,10 +221,16 @@ pub fn scores_with(
           (from..end).filter(|&i| section_of[i] == k && matches!(segments[i].kind, Kind::Text | Kind::Item));
         // A record whose title member follows its text (`{"content": "…", "name": "Ed
         // Wood"}`) is named by it; its own is its last, as its first piece may close the
-        // record before it.
+        // record before it. Only a record's: its first piece opens as a list's, an object's
+        // or the close of the record before (code written comma-first has such lines too).
+        let record = (from..end).find(|&i| section_of[i] == k).is_some_and(|i| {
+          text[segments[i].start..]
+            .trim_start()
+            .starts_with(['[', '{', ',', '}', ')', ']'])
+        });
         let late = (from..end)
           .rev()
-          .filter(|&i| section_of[i] == k)
+          .filter(|&i| record && section_of[i] == k)
           .find_map(|i| late_title(&text[segments[i].start..segments[i].end]));
         if let Some(name) = late {
           return (vec![record_title(name)], Naming::AllOf(1));
@@ -832,9 +838,16 @@ fn lead_names(lead: &str, paragraph: &str) -> (Vec<String>, Naming) {
   (names.into_iter().chain(short).collect(), Naming::AllOf(primary))
 }
 
-/// Whether a name (case-folded) is one word with letters that `text` writes in lower case.
+/// Whether a name (case-folded) is one word with letters that `text` writes in lower case
+/// as a word of its own: in a command, a file's name or an address (`redis-server`,
+/// `webpack.config.js`) a name is written in lower case too.
 fn common_word(name: &str, text: &str) -> bool {
-  !name.contains(' ') && name.starts_with(char::is_lowercase) && !name_spans(text, name).is_empty()
+  let joined = |c: Option<char>| c.is_some_and(|c| matches!(c, '-' | '.' | '/' | '_' | ':' | '@' | '\\'));
+  !name.contains(' ')
+    && name.starts_with(char::is_lowercase)
+    && name_spans(text, name)
+      .into_iter()
+      .any(|(at, end)| !joined(text[..at].chars().next_back()) && !joined(text[end..].chars().next()))
 }
 
 /// How a section's candidate names name it.
@@ -983,6 +996,13 @@ mod tests {
     assert!(
       !names(lead, &format!("{lead} Most offshore projects are planned.")).contains(&"offshore".to_owned())
     );
+    // A name written in lower case in a command or a file's name is still a name.
+    let lead = "Redis cluster mode is a way to shard data across nodes.";
+    assert!(names(
+      lead,
+      &format!("{lead} Start each node with redis-server --cluster-enabled yes.")
+    )
+    .contains(&"redis".to_owned()));
     let lead = "Centaurium pulchellum is a species of flowering plant.";
     assert!(
       names(lead, &format!("{lead} Centaurium species flower in June.")).contains(&"centaurium".to_owned())

@@ -62,7 +62,8 @@ pub(super) fn records(text: &str, granularity: Granularity) -> Option<Vec<Piece>
     listed: 0,
     element: false,
     record_text: false,
-    late_titles: 0,
+    record_headed: false,
+    record_late: false,
     sentences: granularity == Granularity::Sentence,
     pieces: Vec::new(),
   };
@@ -108,12 +109,9 @@ fn column_names(array: &str) -> Vec<&str> {
 /// Wood"`), read from its end: the piece may open inside the record before.
 pub fn json_title(heading: &str) -> Option<&str> {
   let heading = heading.trim_end();
-  let quote = heading
-    .chars()
-    .next_back()
-    .filter(|c| QUOTES.contains(&(*c as u8)))?;
+  let quote = *heading.as_bytes().last().filter(|q| QUOTES.contains(q))?;
   let body = &heading[..heading.len() - 1];
-  let open = body.rfind(quote)?;
+  let open = body.rfind(quote as char)?;
   let value = &body[open + 1..];
   // A table row's title cell (`],["Ed Wood"`, `],[3,"Ed Wood"`): a string in a row, in a
   // list of rows, with no key before it.
@@ -126,7 +124,14 @@ pub fn json_title(heading: &str) -> Option<&str> {
       return Some(value);
     }
   }
-  if !heading.contains(['{', '(']) {
+  // A record's piece opens with the punctuation between records (`},{"title"`,
+  // `), Document(metadata={'title'`, the close of a string before), or the list's or
+  // object's first (`[{`): a heading of prose (`## Step 2: set name = 'prod'`) holds no
+  // member.
+  let opens = heading
+    .trim_start()
+    .starts_with(['[', '{', ',', '}', ')', ']', '"']);
+  if !opens || !heading.contains(['{', '(']) {
     return None;
   }
   let key = member_key(body[..open].trim_end().strip_suffix([':', '='])?)?;
@@ -137,14 +142,16 @@ pub fn json_title(heading: &str) -> Option<&str> {
 /// bare word as printed objects and keyword arguments write it.
 fn member_key(before: &str) -> Option<&str> {
   let before = before.trim_end();
-  match before.chars().next_back()? {
-    quote if QUOTES.contains(&(quote as u8)) => {
+  match *before.as_bytes().last()? {
+    quote if QUOTES.contains(&quote) => {
       let inner = &before[..before.len() - 1];
-      Some(&inner[inner.rfind(quote)? + 1..])
+      Some(&inner[inner.rfind(quote as char)? + 1..])
     }
     _ => {
+      // The bare word's characters are ASCII: the byte after the last other one starts it.
       let start = before
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .bytes()
+        .rposition(|b| !(b.is_ascii_alphanumeric() || b == b'_'))
         .map_or(0, |at| at + 1);
       (start < before.len()).then(|| &before[start..])
     }
@@ -175,13 +182,24 @@ pub fn late_title(piece: &str) -> Option<&str> {
     if key.is_empty() {
       return None;
     }
-    if value.starts_with('{') {
-      rest = value;
+    // An object, printed with its class's name or not (`Meta(title='Ed Wood')`): on
+    // into its members.
+    let class = value
+      .bytes()
+      .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+      .count();
+    if class > 0 && value[class..].trim_start().starts_with(['(', '{']) || value.starts_with('{') {
+      rest = &value[value.find(['(', '{'])? + 1..];
       continue;
     }
     let Some(&quote) = value.as_bytes().first().filter(|q| QUOTES.contains(q)) else {
-      // A number, a constant: on to the next member.
-      rest = &value[value.find(',')?..];
+      // A number, a constant, a list of them (`"vector":[0.1,0.2]`): on to the next member.
+      let end = if value.starts_with('[') {
+        value.find(']')?
+      } else {
+        0
+      };
+      rest = &value[end + value[end..].find(',')?..];
       continue;
     };
     let string = &value[1..];
@@ -227,8 +245,10 @@ struct Scan<'a> {
   /// Whether the object being read has had a text member (a title member after it names
   /// the record but heads nothing: see `object`).
   record_text: bool,
-  /// The title members read after their record's text.
-  late_titles: usize,
+  /// Whether the record being read has a heading (a title member before its text).
+  record_headed: bool,
+  /// Whether the record being read has a title member after its text.
+  record_late: bool,
   sentences: bool,
   pieces: Vec<Piece>,
 }
@@ -355,8 +375,11 @@ impl Scan<'_> {
     // before its `metadata`): it is kept in the record's block, a piece of its own, for the
     // record to be named by (`late_title`), and the record is a section with no heading.
     let mut may_title = !after_text;
-    let mut late = false;
-    let late_before = self.late_titles;
+    // The record around: a record starts anew, an object it holds reads on in it.
+    let outer = (self.record_headed, self.record_late);
+    if record {
+      (self.record_headed, self.record_late) = (false, false);
+    }
     let mut first_string = true;
     // A table's title column, named by a `columns` member before its rows.
     let mut title_column = None;
@@ -399,15 +422,20 @@ impl Scan<'_> {
       if may_title && is_title_attribute(key) {
         scan.heading = Some(scan.pieces.len());
         scan.push(end + 1, Kind::Heading);
+        scan.record_headed = true;
         may_title = false;
         // A record: one of a list, or of JSON Lines (a top-level value), or titled by its
         // first string (a map of records keyed by id, as MediaWiki's `pages`).
         if scan.lists > 0 || scan.depth == 1 || first_string {
           scan.listed += 1;
         }
-      } else if (after_text || scan.record_text) && !late && is_title_attribute(key) && start < end {
-        late = true;
-        scan.late_titles += 1;
+      } else if (after_text || scan.record_text)
+        && !scan.record_headed
+        && !scan.record_late
+        && is_title_attribute(key)
+        && !scan.text[start..end].trim().is_empty()
+      {
+        scan.record_late = true;
         scan.push(end + 1, Kind::Text);
       } else {
         may_title &= !scan.text[start..end].contains(char::is_whitespace);
@@ -420,16 +448,18 @@ impl Scan<'_> {
     // objects it holds too (a document's `metadata` and its `page_content`); a heading
     // opens a block of its own wherever it stands (`push`).
     let own = &mut self.pieces[pieces..];
-    let headed = own.iter().any(|p| p.kind == Kind::Heading);
     if record && own.last().is_some_and(|p| p.kind != Kind::Heading) {
       self.blocks += 1;
     }
-    if record && self.late_titles > late_before && !headed {
-      self.listed += 1;
-      for piece in own {
-        piece.heading = None;
+    if record {
+      if self.record_late && !self.record_headed {
+        self.listed += 1;
+        for piece in own {
+          piece.heading = None;
+        }
+        self.heading = None;
       }
-      self.heading = None;
+      (self.record_headed, self.record_late) = outer;
     }
     self.record_text = outer_text;
     Some(())
@@ -667,6 +697,39 @@ mod tests {
     ] {
       assert!(records(code, Granularity::Sentence).is_none(), "{code}");
     }
+  }
+
+  /// What a review of the readers above found: multibyte text ending a heading, a record
+  /// counted twice, members between a record's text and its late title, a late member
+  /// of a record headed already, prose headings with a member's shape.
+  #[test]
+  fn readers_hold_on_what_they_were_not_written_for() {
+    for heading in [
+      "Š",
+      "{Ч: 'x'",
+      "## Réglage (café = 'x'",
+      "# 可用性",
+      "Status 😢",
+      "{\"k\": \"习\"",
+    ] {
+      assert_eq!(json_title(heading), None, "{heading}");
+      let _ = late_title(heading);
+    }
+    assert_eq!(json_title("## Step 2 (optional): set name = 'prod'"), None);
+    // One late-titled record in an object is no list.
+    assert!(records(
+      r#"{"matches":[{"text":"He made films.","name":"Ed Wood"}]}"#,
+      Granularity::Sentence
+    )
+    .is_none());
+    assert_eq!(
+      late_title(r#","vector":[0.1,0.2],"title":"Ed Wood""#),
+      Some("Ed Wood")
+    );
+    assert_eq!(late_title(", metadata=Meta(title='Ed Wood')"), Some("Ed Wood"));
+    // A record headed by its title keeps a later title-like member among its pieces.
+    let headed = r#"[{"title":"Ed Wood","text":"He made films.","source":"wikipedia"},{"title":"Tim Burton","text":"He directed it.","source":"wikipedia"}]"#;
+    assert_eq!(cut(headed).len(), 4, "{:?}", cut(headed));
   }
 
   /// One record is titled by what holds it, and read as text.
