@@ -269,7 +269,10 @@ impl Scan<'_> {
     let element = std::mem::take(&mut self.element);
     match self.byte()? {
       b'{' => self.object(element, b'}'),
-      b'[' => self.array(),
+      b'[' if self.placeholder() => Some(()),
+      b'[' => self.array(b']'),
+      // A tuple, as Python prints one (`[(Document(…), 0.82), …]`).
+      b'(' => self.array(b')'),
       b if QUOTES.contains(&b) => {
         let (start, end) = self.string()?;
         self.text_value(start, end);
@@ -295,6 +298,24 @@ impl Scan<'_> {
     }
     self.at = i + 1;
     Some((start, i))
+  }
+
+  /// A value Node's `console.log` prints in its place (`[Object]` past its depth, `[Array]`,
+  /// `[Function: f]`, `[Getter]`, `[Circular *1]`): `at` moved past it.
+  fn placeholder(&mut self) -> bool {
+    let rest = &self.text[self.at + 1..];
+    let word = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let Some(close) = rest.find(']') else {
+      return false;
+    };
+    let inner = &rest[..close];
+    let placeholder = word > 0
+      && rest[..word].starts_with(char::is_uppercase)
+      && !inner.contains(['[', '{', '"', '\'', ',', '\n']);
+    if placeholder {
+      self.at += close + 2;
+    }
+    placeholder
   }
 
   /// A number, a constant (`true`, `null`; as printed, `None`, `True`, `undefined`), or an
@@ -350,9 +371,10 @@ impl Scan<'_> {
     Some(())
   }
 
-  fn array(&mut self) -> Option<()> {
+  /// A list that `close` ends.
+  fn array(&mut self, close: u8) -> Option<()> {
     self.lists += 1;
-    let read = self.nested(b']', |scan| {
+    let read = self.nested(close, |scan| {
       scan.element = true;
       scan.value()
     });
@@ -684,12 +706,13 @@ mod tests {
     let repr = "[Document(metadata={'title': 'Ed Wood'}, page_content='He made films.'), Document(metadata={'title': 'Tim Burton'}, page_content='He directed it.')]";
     assert_eq!(titles(repr), ["Ed Wood", "Tim Burton"]);
     let node = "[\n  Document {\n    pageContent: 'He made films.',\n    metadata: { title: 'Ed Wood', loc: [Object] }\n  },\n  Document {\n    pageContent: `He said \"it's done.\"`,\n    metadata: { title: 'Tim Burton' }\n  }\n]";
-    assert!(
-      records(node, Granularity::Sentence).is_none(),
-      "[Object] is no value"
-    );
+    // What Node prints in a value's place past its depth is a value.
+    assert_eq!(titles(node), ["Ed Wood", "Tim Burton"]);
     let node = node.replace("loc: [Object]", "loc: { lines: 3 }");
     assert_eq!(titles(&node), ["Ed Wood", "Tim Burton"]);
+    // Python's pairs of a document and its score.
+    let scored = "[(Document(metadata={'title': 'Ed Wood'}, page_content='He made films.'), 0.82), (Document(metadata={'title': 'Tim Burton'}, page_content='He directed it.'), 0.79)]";
+    assert_eq!(titles(scored), ["Ed Wood", "Tim Burton"]);
     // Code is no printed object: a call's argument that is no member, a function.
     for code in [
       "[f(x), g(y)]",
