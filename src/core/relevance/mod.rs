@@ -46,7 +46,7 @@ use weights::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::core::citations::Sources;
-use crate::core::segment::{late_title, Kind, Segment};
+use crate::core::segment::{late_title, opens_record_piece, Kind, Segment};
 use crate::core::terms::Terms;
 
 /// Relevance of every segment to one query, on a 0..~3 scale where 0 means unrelated.
@@ -223,15 +223,17 @@ pub fn scores_with(
         // Wood"}`) is named by it; its own is its last, as its first piece may close the
         // record before it. Only a record's: its first piece opens as a list's, an object's
         // or the close of the record before (code written comma-first has such lines too).
-        let record = (from..end).find(|&i| section_of[i] == k).is_some_and(|i| {
-          text[segments[i].start..]
-            .trim_start()
-            .starts_with(['[', '{', ',', '}', ')', ']'])
-        });
-        let late = (from..end)
-          .rev()
-          .filter(|&i| record && section_of[i] == k)
-          .find_map(|i| late_title(&text[segments[i].start..segments[i].end]));
+        let record = (from..end)
+          .find(|&i| section_of[i] == k)
+          .is_some_and(|i| opens_record_piece(&text[segments[i].start..]));
+        let late = record
+          .then(|| {
+            (from..end)
+              .rev()
+              .filter(|&i| section_of[i] == k)
+              .find_map(|i| late_title(&text[segments[i].start..segments[i].end]))
+          })
+          .flatten();
         if let Some(name) = late {
           return (vec![record_title(name)], Naming::AllOf(1));
         }
@@ -791,9 +793,7 @@ impl Leads {
         // A table's row is titled by its cell under the header's title column (a lead that
         // opens a line and holds a cell's end).
         let lead = &text[segments[i].start..segments[i].end];
-        let indent =
-          text[..segments[i].start].len() - text[..segments[i].start].trim_end_matches([' ', '\t']).len();
-        let line = segments[i].start - indent;
+        let line = text[..segments[i].start].trim_end_matches([' ', '\t']).len();
         if lead.contains(['|', '\t']) && (line == 0 || text.as_bytes()[line - 1] == b'\n') {
           let rows = self.rows.get_or_init(|| tables::row_titles(text));
           if let Some(&(from, to)) = rows.get(&line) {

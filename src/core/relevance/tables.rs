@@ -6,64 +6,77 @@ use rustc_hash::FxHashMap;
 
 use crate::core::segment::is_title_attribute;
 
-/// Per row of such a table, the start of its line: the byte range of its title cell.
+/// Per row of such a table, the start of its line: the byte range of its title cell. Only
+/// lines with a bar or a tab are read (found by `memchr`), so a long text of prose costs
+/// little; each is read for a title column before its cells are counted.
 pub(super) fn row_titles(text: &str) -> FxHashMap<usize, (usize, usize)> {
+  let bytes = text.as_bytes();
+  let line_at = |start: usize| {
+    let end = memchr::memchr(b'\n', &bytes[start..]).map_or(text.len(), |at| start + at);
+    (start, end, text[start..end].trim_end_matches('\r'))
+  };
   let mut titles = FxHashMap::default();
-  // The table being read: how its cells are split, how many there are, its title column.
-  let mut table: Option<(Split, usize, usize)> = None;
-  let mut previous: Option<(usize, &str)> = None;
-  let mut at = 0;
-  for line in text.split_inclusive('\n') {
-    let start = at;
-    at += line.len();
-    let line = line.trim_end_matches(['\n', '\r']);
-    if let Some((split, count, column)) = table {
+  // The table being read: how its cells are split, how many there are, its title column,
+  // and where its last line ended (its next row starts on the line after).
+  let mut table: Option<(Split, usize, usize, usize)> = None;
+  let mut from = 0;
+  while let Some(found) = memchr::memchr2(b'|', b'\t', &bytes[from..]) {
+    let hit = from + found;
+    let (start, end, line) = line_at(memchr::memrchr(b'\n', &bytes[..hit]).map_or(0, |at| at + 1));
+    from = (end + 1).min(text.len());
+    if let Some((split, count, column, last)) = table {
       let cells = cells(line, split);
-      if cells.len() == count {
+      if start == last + 1 && cells.len() == count {
         let (from, to) = cells[column];
         titles.insert(start, (start + from, start + to));
-        previous = Some((start, line));
+        table = Some((split, count, column, end));
         continue;
       }
       table = None;
     }
-    // A rule under the header (`|---|---|`, psql's `----+----`), or a header of tab-separated
-    // names over a row of as many cells.
-    let header = if is_rule(line) {
-      previous.map(|(_, header)| {
-        (
-          header,
-          if line.contains('+') {
-            Split::Bar
-          } else {
-            Split::Pipe
-          },
-        )
-      })
-    } else {
-      previous
-        .filter(|(_, header)| {
-          header.contains('\t') && cells(line, Split::Tab).len() == cells(header, Split::Tab).len()
-        })
-        .map(|(_, header)| (header, Split::Tab))
-    };
-    if let Some((header, split)) = header {
-      let names = cells(header, split);
-      let column = names
-        .iter()
-        .position(|&(from, to)| is_title_attribute(header[from..to].trim()));
-      if let Some(column) = column.filter(|_| names.len() >= MIN_COLUMNS) {
-        table = Some((split, names.len(), column));
-        // A tab-separated table has no rule: this line is its first row.
-        if split == Split::Tab {
-          let (from, to) = cells(line, split)[column];
-          titles.insert(start, (start + from, start + to));
-        }
-      }
+    // A header names a title column, over a rule (`|---|---|`, psql's `----+----`) or, with
+    // tabs, over a row of as many cells.
+    if end >= text.len() || !names_columns(line) {
+      continue;
     }
-    previous = Some((start, line));
+    let (_, next_end, next) = line_at(end + 1);
+    let (split, last) = if is_rule(next) {
+      (
+        if next.contains('+') {
+          Split::Bar
+        } else {
+          Split::Pipe
+        },
+        next_end,
+      )
+    } else if line.contains('\t') && cells(next, Split::Tab).len() == cells(line, Split::Tab).len() {
+      (Split::Tab, end)
+    } else {
+      continue;
+    };
+    let names = cells(line, split);
+    let column = names
+      .iter()
+      .position(|&(from, to)| is_title_attribute(&line[from..to]));
+    if let Some(column) = column.filter(|_| names.len() >= MIN_COLUMNS) {
+      table = Some((split, names.len(), column, last));
+      from = (last + 1).min(text.len());
+    }
   }
   titles
+}
+
+/// Whether a line may be a header naming a title column: its first cell is no number (as a
+/// row's index, or a line number in a file shown with `cat -n`, is), and a cell names a
+/// title.
+fn names_columns(line: &str) -> bool {
+  let first = line
+    .trim_start()
+    .trim_start_matches('|')
+    .split(['|', '\t'])
+    .next()
+    .unwrap_or("");
+  !first.trim().bytes().all(|b| b.is_ascii_digit()) && line.split(['|', '\t']).any(is_title_attribute)
 }
 
 /// A table names its title column among this many at least: one column more is the text.
@@ -83,7 +96,9 @@ enum Split {
 /// Whether a line is a table's rule: dashes, with bars, pluses, colons and spaces.
 fn is_rule(line: &str) -> bool {
   let t = line.trim();
-  t.contains("--") && t.bytes().all(|b| matches!(b, b'-' | b'|' | b'+' | b':' | b' '))
+  t.starts_with(['-', '|', ':'])
+    && t.bytes().all(|b| matches!(b, b'-' | b'|' | b'+' | b':' | b' '))
+    && t.contains("--")
 }
 
 /// The byte ranges of a row's cells, trimmed (a bar escaped as `\|` is no cell's end).

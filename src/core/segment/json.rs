@@ -124,18 +124,21 @@ pub fn json_title(heading: &str) -> Option<&str> {
       return Some(value);
     }
   }
-  // A record's piece opens with the punctuation between records (`},{"title"`,
-  // `), Document(metadata={'title'`, the close of a string before), or the list's or
-  // object's first (`[{`): a heading of prose (`## Step 2: set name = 'prod'`) holds no
-  // member.
-  let opens = heading
-    .trim_start()
-    .starts_with(['[', '{', ',', '}', ')', ']', '"']);
-  if !opens || !heading.contains(['{', '(']) {
+  // A heading of prose (`## Step 2: set name = 'prod'`) holds no member.
+  if !opens_record_piece(heading) || !heading.contains(['{', '(']) {
     return None;
   }
   let key = member_key(body[..open].trim_end().strip_suffix([':', '='])?)?;
   (is_title_attribute(key) && !value.trim().is_empty()).then_some(value)
+}
+
+/// Whether a piece of text opens as a record's piece does: with the punctuation between
+/// records (`},{"title"`, `), Document(metadata={'title'`, the close of a string before),
+/// or a list's or an object's first (`[{`).
+pub fn opens_record_piece(piece: &str) -> bool {
+  piece
+    .trim_start()
+    .starts_with(['[', '{', ',', '}', ')', ']', '"'])
 }
 
 /// The key that `before` (a member's text up to its `:` or `=`) ends with: quoted, or a

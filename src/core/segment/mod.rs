@@ -12,7 +12,7 @@ mod json;
 
 use rustc_hash::FxHashMap;
 
-pub use json::{json_title, late_title};
+pub use json::{json_title, late_title, opens_record_piece};
 
 use crate::core::sentences::for_each_sentence;
 
@@ -434,7 +434,8 @@ fn segment_with(
     let record = |k: usize| k < lines.len() && long(k) && ends_sentence(k);
     let run_starts = record(i) && record(i + 1);
     // A row of a tab-separated table whose header names a title column is a record too.
-    if i > 0 && (long(i - 1) && long(i) && ends_sentence(i - 1) || run_starts || rows[i]) {
+    let row = rows.get(i) == Some(&true);
+    if i > 0 && (long(i - 1) && long(i) && ends_sentence(i - 1) || run_starts || row) {
       flush(out, &mut para, &mut next_block, heading);
     }
     para = Some(match para {
@@ -450,19 +451,22 @@ fn segment_with(
 /// Per line, whether it is a row of a tab-separated table under a header that names a
 /// title column (`id<TAB>text<TAB>title`): a record of its own, as a CSV row is. A run of
 /// lines with as many tabs is one table, its first line the header (a file shown with
-/// `cat -n` has tabs too, and no header).
+/// `cat -n` has tabs too, and no header). Empty for a text without tabs.
 fn titled_tab_rows(text: &str, lines: &[(usize, usize)]) -> Vec<bool> {
+  if memchr::memchr(b'\t', text.as_bytes()).is_none() {
+    return Vec::new();
+  }
   let mut rows = vec![false; lines.len()];
   let mut titled = false;
   let mut cells = 0;
   for (k, &(start, end)) in lines.iter().enumerate() {
     let line = text[start..end].trim();
-    let tabs = line.matches('\t').count();
+    let tabs = line.bytes().filter(|&b| b == b'\t').count();
     if tabs > 0 && tabs == cells {
       rows[k] = titled;
     } else {
       cells = tabs;
-      titled = tabs > 0 && line.split('\t').any(|name| is_title_attribute(name.trim()));
+      titled = tabs > 0 && line.split('\t').any(is_title_attribute);
     }
   }
   rows
