@@ -704,7 +704,9 @@ fn reads_as_heading(line: &str, underline: &str) -> bool {
 /// citation marker: `… was born. [3]`), and nothing that makes it code (a tab, `=`,
 /// braces), a quote, a table row or markup.
 pub fn is_title_line(line: &str) -> bool {
+  // A block quote's title line is one too (`> Ed Wood` over a quoted paragraph).
   let t = line.trim();
+  let t = t.strip_prefix("> ").map_or(t, str::trim);
   let bare = t.trim_start_matches(['*', '_']);
   !bare.starts_with(char::is_lowercase)
     && bare.chars().any(char::is_lowercase)
@@ -1077,6 +1079,15 @@ mod tests {
     assert!(cut("Ed Wood", Granularity::Sentence)
       .iter()
       .all(|p| p.1 == Kind::Text));
+  }
+
+  /// A title line quoted in a reply (`> Ed Wood` over the quoted paragraph) is one still.
+  #[test]
+  fn a_quoted_title_line_is_a_title_line() {
+    assert!(is_title_line("> Ed Wood"));
+    assert!(!is_title_line("> He made films."));
+    assert!(!is_title_line(">"));
+    assert!(!is_title_line(">> Ed Wood"));
   }
 
   #[test]
