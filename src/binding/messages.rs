@@ -282,6 +282,14 @@ impl<'env> Reader<'_, 'env> {
     Ok(unsafe { value.cast::<Object>() }?)
   }
 
+  /// `value` as an array, or a `TypeError` naming `path`.
+  fn array(&self, value: &Unknown<'env>, path: Path) -> Checked<Object<'env>> {
+    if !is_array(value)? {
+      return Err(self.refuse(path, "", "an array", value));
+    }
+    Ok(unsafe { value.cast::<Object>() }?)
+  }
+
   /// `object[key]` as a string; `None` when absent (`undefined`/`null`).
   pub(super) fn string(&self, object: &Object<'env>, key: Key, path: Path) -> Checked<Option<String>> {
     let v = self.get(object, key)?;
@@ -372,10 +380,7 @@ impl<'env> Reader<'_, 'env> {
     let tool_calls = self.get(&m, Key::ToolCalls)?;
     if !Call::is_nullish(&tool_calls) {
       let path = || format!("{}.tool_calls", path());
-      if !tool_calls.is_array()? {
-        return Err(self.refuse(&path, "", "an array", &tool_calls));
-      }
-      let calls = unsafe { tool_calls.cast::<Object>() }?;
+      let calls = self.array(&tool_calls, &path)?;
       for j in 0..calls.get_array_length()? {
         let item: Unknown = calls.get_element(j)?;
         let path = || format!("{}[{j}]", path());
@@ -400,10 +405,7 @@ impl<'env> Reader<'_, 'env> {
     };
     if !Call::is_nullish(&invocations) {
       let path = || format!("{}.toolInvocations", path());
-      if !invocations.is_array()? {
-        return Err(self.refuse(&path, "", "an array", &invocations));
-      }
-      let list = unsafe { invocations.cast::<Object>() }?;
+      let list = self.array(&invocations, &path)?;
       for j in 0..list.get_array_length()? {
         let item: Unknown = list.get_element(j)?;
         self.tool_invocation(&item, &|| format!("{}[{j}]", path()), &mut parts)?;

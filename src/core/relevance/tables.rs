@@ -27,8 +27,8 @@ pub(super) fn row_titles(text: &str) -> FxHashMap<usize, (usize, usize)> {
     if let Some((split, count, column, last)) = table {
       let cells = cells(line, split);
       if start == last + 1 && cells.len() == count {
-        let (from, to) = cells[column];
-        titles.insert(start, (start + from, start + to));
+        let (cell, cell_end) = cells[column];
+        titles.insert(start, (start + cell, start + cell_end));
         table = Some((split, count, column, end));
         continue;
       }
