@@ -1,9 +1,11 @@
 //! Titles, and where text names them: the links between sections.
 
+use std::borrow::Cow;
+
 use super::index::fold_ascii;
 use crate::core::segment::{
-  field_title, is_title_attribute, is_title_element, is_title_line, is_titled_tag, json_title,
-  latex_heading_title, tag_title, without_tags,
+  document_stem, field_title, file_header, is_title_attribute, is_title_element, is_title_line,
+  is_titled_tag, json_title, latex_heading_title, match_prefix, tag_title, without_tags,
 };
 use crate::core::sentences::stands_before_name;
 use crate::core::terms::{is_stop_word, push_folded};
@@ -18,6 +20,10 @@ pub(super) fn heading_title(heading: &str) -> String {
   let end = [':', '.'];
   // A setext heading's underline is no part of its title.
   let heading = heading.lines().next().unwrap_or(heading);
+  // A file's header, or the file a search's matches are in (`match_prefix`).
+  if let Some(path) = file_header(heading).or_else(|| match_prefix(heading).map(|(file, _)| file)) {
+    return title(&name_of(path));
+  }
   if let Some(named) = tag_title(heading).or_else(|| field_title(heading)) {
     return title(named);
   }
@@ -196,18 +202,25 @@ pub fn asks_for_nothing(line: &str) -> bool {
 const MAX_TITLE_BYTES: usize = 120;
 
 /// What a value names: the last part of a URL (its words: `_` and `-` are spaces) or of a
-/// path; text with spaces as it is.
+/// path; a document's file by its title (`wiki/Ed_Wood.md` is "Ed Wood", as its address
+/// would be), a program's by its name (`users.ts`); text with spaces as it is.
 fn name_of(value: &str) -> String {
-  if value.contains(char::is_whitespace) || !value.contains('/') {
+  if value.contains(char::is_whitespace) {
     return value.trim().to_owned();
   }
   let url = value.contains("://");
-  let value = value.split(['?', '#']).next().unwrap_or(value);
-  let last = value.trim_end_matches('/').rsplit('/').next().unwrap_or(value);
-  if url {
-    percent_decoded(last).replace(['_', '-'], " ")
+  let path = value.split(['?', '#']).next().unwrap_or(value);
+  let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or(path);
+  let last: Cow<str> = if url {
+    percent_decoded(last).into()
   } else {
-    last.to_owned()
+    last.into()
+  };
+  match document_stem(&last) {
+    Some(stem) => stem.replace(['_', '-'], " "),
+    None if url => last.replace(['_', '-'], " "),
+    None if value.contains('/') => last.into_owned(),
+    None => value.to_owned(),
   }
 }
 
@@ -1244,6 +1257,18 @@ mod tests {
       names(r#"→ open {"url":"https://x.org/wiki/Caf%C3%A9_Society"}"#),
       ["café society"]
     );
+    // A document's file is named by its title, as its address would be; a file named by one
+    // word in lower case by its whole name (a common word names no file).
+    assert_eq!(
+      names(r#"→ Read {"file_path":"/home/u/wiki/Lettuce_necrotic_yellows_virus.md"}"#),
+      ["lettuce necrotic yellows virus"]
+    );
+    assert_eq!(names(r#"→ cat {"file":"Ed-Wood.txt"}"#), ["ed wood"]);
+    assert_eq!(names(r#"→ view {"path":"docs/index.rst"}"#), ["index.rst"]);
+    assert_eq!(
+      names(r#"→ fetch {"url":"https://x.org/p/Ed_Wood.html?x=1"}"#),
+      ["ed wood"]
+    );
     // A name is said without the qualifier after its comma; a question is said whole.
     assert_eq!(names(r#"→ lookup {"place":"Santa Fe, Missouri"}"#), ["santa fe"]);
     assert_eq!(
@@ -1257,6 +1282,14 @@ mod tests {
       names(r#"→ say {"text":"a \"quoted\" name"}"#),
       [r#"a "quoted" name"#]
     );
+  }
+
+  #[test]
+  fn a_file_shown_or_searched_is_named_by_its_name() {
+    assert_eq!(heading_title("==> wiki/Ed_Wood.txt <=="), "ed wood");
+    assert_eq!(heading_title("wiki/Ed_Wood.txt:3:"), "ed wood");
+    assert_eq!(heading_title("notes/Tim-Burton.md:2:"), "tim burton");
+    assert_eq!(heading_title("=== build/index.html ==="), "index.html");
   }
 
   /// The first name a lead gives its paragraph, if any.

@@ -185,6 +185,8 @@ fn segment_with(
   // The line right after a title field that opened a heading: a field of another name there
   // is the same record's (`title: Ed Wood` over `source: https://…`), no heading of its own.
   let mut under_field = usize::MAX;
+  // The file of the last match a search printed (`match_prefix`).
+  let mut match_file: Option<&str> = None;
   // The paragraph being gathered: its start and end offsets.
   let mut para: Option<(usize, usize)> = None;
   let flush = |out: &mut Vec<Segment>,
@@ -288,6 +290,20 @@ fn segment_with(
         );
       }
     }
+    // The file a search's matches are in (`grep -n`, ripgrep: `wiki/Ed_Wood.txt:3:He was…`)
+    // heads the matches under it, as a file's header does.
+    let matched = match_prefix(line);
+    if let Some((file, prefix)) = matched.filter(|&(file, _)| match_file != Some(file)) {
+      flush(out, &mut para, &mut next_block, heading);
+      open_heading(out, ls, ls + prefix, &mut heading, &mut next_block);
+      match_file = Some(file);
+      para = Some((ls + prefix, le));
+      i += 1;
+      continue;
+    }
+    if matched.is_none() {
+      match_file = None;
+    }
     let tag = title_lines && is_titled_tag(stripped);
     let field = title_lines
       && para.is_none()
@@ -295,7 +311,12 @@ fn segment_with(
       && field_title(stripped).is_some();
     // Markup is indented as it nests: a titled tag heads what follows at any indentation.
     let latex = latex_heading_title(stripped).is_some();
-    if indent <= 3 && (is_heading(stripped) || field || latex || title_lines && is_wiki_heading(stripped))
+    if indent <= 3
+      && (is_heading(stripped)
+        || field
+        || latex
+        || file_header(stripped).is_some()
+        || title_lines && is_wiki_heading(stripped))
       || tag
     {
       flush(out, &mut para, &mut next_block, heading);
@@ -888,6 +909,67 @@ const LATEX_SECTIONS: [&str; 6] = [
   "paragraph",
 ];
 
+/// The file a header line names: a path alone between marks, as `head` and `tail` head
+/// each file they show (`==> wiki/Ed_Wood.txt <==`) and scripts the files they print
+/// (`=== notes/Ed_Wood.md ===`). It heads the file's text wherever it stands.
+pub fn file_header(line: &str) -> Option<&str> {
+  let t = line.trim();
+  let mark = |c: char| matches!(c, '=' | '-' | '*' | '#' | ':' | '<' | '>');
+  let inner = t.trim_start_matches(mark);
+  let path = inner.trim_end_matches(mark);
+  let marked = t.len() - inner.len() >= MIN_HEADER_MARKS && inner.len() - path.len() >= MIN_HEADER_MARKS;
+  let path = path.trim();
+  (marked && is_file_name(path)).then_some(path)
+}
+
+/// The document a search's match is in and the length of its prefix: `path:line:` before
+/// the line that matched (`grep -n`, ripgrep), in a document's file (`document_stem`). A
+/// program's lines are matched by what they hold, not by the file they are in: reading its
+/// file as their title draws in every search of that file.
+pub fn match_prefix(line: &str) -> Option<(&str, usize)> {
+  let (file, rest) = line.split_once(':')?;
+  let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+  let name = file.rsplit('/').next().unwrap_or(file);
+  (digits > 0 && rest[digits..].starts_with(':') && is_file_name(file) && document_stem(name).is_some())
+    .then_some((file, file.len() + 2 + digits))
+}
+
+/// A document's file name without its extension (`Ed_Wood.md` is `Ed_Wood`): prose files,
+/// whose names are their titles, unlike a program's, which text names with the extension.
+/// A name of one word in lower case (`index.rst`, `notes.txt`) is a common word, no title.
+pub fn document_stem(file: &str) -> Option<&str> {
+  let (stem, ext) = file.rsplit_once('.')?;
+  let document = DOCUMENT_EXTENSIONS.iter().any(|e| ext.eq_ignore_ascii_case(e));
+  let common = !stem.contains(['_', '-']) && !stem.contains(char::is_uppercase);
+  (document && !stem.is_empty() && !common).then_some(stem)
+}
+
+/// The extensions of files of prose: markdown, plain text, web pages and other markup.
+const DOCUMENT_EXTENSIONS: [&str; 9] = [
+  "md", "markdown", "txt", "rst", "adoc", "org", "html", "htm", "wiki",
+];
+
+/// Whether `path` is a file's: one word with an extension (`notes.md`) or a folder
+/// (`wiki/Ed_Wood`).
+fn is_file_name(path: &str) -> bool {
+  let file = path.rsplit('/').next().unwrap_or(path);
+  let extension = file.rsplit_once('.').is_some_and(|(stem, ext)| {
+    !stem.is_empty()
+      && (1..=MAX_EXTENSION).contains(&ext.len())
+      && ext.bytes().all(|c| c.is_ascii_alphanumeric())
+  });
+  !path.is_empty()
+    && !path.contains(char::is_whitespace)
+    && (extension || path.contains('/') && !file.is_empty())
+}
+
+/// Marks on each side of a file's header: two at least (`==>`), so that a line that
+/// merely starts with a dash or ends with a colon heads nothing.
+const MIN_HEADER_MARKS: usize = 2;
+
+/// A file name's extension is this many characters at most (`md`, `html`, `ipynb`).
+const MAX_EXTENSION: usize = 5;
+
 /// MediaWiki's heading (`== Ed Wood ==`). Read where title lines are (a program's output
 /// marks its lines so too: `=== case 1 ===`).
 fn is_wiki_heading(line: &str) -> bool {
@@ -1150,6 +1232,56 @@ mod tests {
     );
     assert!(out.iter().all(|s| s.kind != Kind::Heading));
     assert!(!is_wiki_heading("====") && !is_wiki_heading("== a") && !is_wiki_heading("==  =="));
+    // A file's header heads its text, in a tool's output too (`head` of several files).
+    let mut out = Vec::new();
+    let shown =
+      "==> wiki/Ed_Wood.txt <==\nEd Wood was a director.\n\n==> wiki/Tim_Burton.txt <==\nTim Burton is one.";
+    segment_part(shown, 0, 0, Granularity::Sentence, &mut out, 0);
+    let headings: Vec<&str> = out
+      .iter()
+      .filter(|s| s.kind == Kind::Heading)
+      .map(|s| &shown[s.start..s.end])
+      .collect();
+    assert_eq!(
+      headings,
+      ["==> wiki/Ed_Wood.txt <==", "==> wiki/Tim_Burton.txt <=="]
+    );
+    assert_eq!(out[1].heading, Some(0));
+    // A search's matches in documents: the document heads its matches; a program's lines
+    // are no document's.
+    let mut out = Vec::new();
+    let found = "wiki/Ed_Wood.txt:1:Ed Wood was a director.\nwiki/Ed_Wood.txt:4:He made films.\n\nnotes/Tim_Burton.md:2:Tim Burton is one.\nsrc/a.ts:12:  return 1";
+    segment_part(found, 0, 0, Granularity::Sentence, &mut out, 0);
+    let pieces: Vec<(Kind, &str, Option<usize>)> = out
+      .iter()
+      .map(|s| (s.kind, &found[s.start..s.end], s.heading))
+      .collect();
+    assert_eq!(
+      pieces,
+      [
+        (Kind::Heading, "wiki/Ed_Wood.txt:1:", None),
+        (Kind::Text, "Ed Wood was a director.", Some(0)),
+        (Kind::Text, "wiki/Ed_Wood.txt:4:He made films.", Some(0)),
+        (Kind::Heading, "notes/Tim_Burton.md:2:", None),
+        (Kind::Text, "Tim Burton is one.", Some(3)),
+        (Kind::Text, "src/a.ts:12:  return 1", Some(3)),
+      ]
+    );
+    assert_eq!(match_prefix("src/a.ts:12:  return 1"), None);
+    assert_eq!(match_prefix("12:30:45 started"), None);
+    assert_eq!(match_prefix("https://x.org:8080/a"), None);
+    assert_eq!(file_header("=== notes/a.md ==="), Some("notes/a.md"));
+    assert_eq!(file_header("--- src/lib ---"), Some("src/lib"));
+    for no in [
+      "-- a.md",
+      "--- src/ ---",
+      "=== case 1 ===",
+      "==> two words.txt <==",
+      "--- v1.2.3 text ---",
+      "==> . <==",
+    ] {
+      assert_eq!(file_header(no), None, "{no}");
+    }
     assert_eq!(field_title("Note: it failed"), None);
     // More of the ways markup names a title: a reST field, a name ending in `title`, a
     // field element named so (Solr), a definition's term, a LaTeX section.
