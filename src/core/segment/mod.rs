@@ -913,8 +913,11 @@ const LATEX_SECTIONS: [&str; 6] = [
 /// each file they show (`==> wiki/Ed_Wood.txt <==`) and scripts the files they print
 /// (`=== notes/Ed_Wood.md ===`). It heads the file's text wherever it stands.
 pub fn file_header(line: &str) -> Option<&str> {
-  let t = line.trim();
   let mark = |c: char| matches!(c, '=' | '-' | '*' | '#' | ':' | '<' | '>');
+  if !line.trim_start().starts_with(mark) {
+    return None;
+  }
+  let t = line.trim();
   let inner = t.trim_start_matches(mark);
   let path = inner.trim_end_matches(mark);
   let marked = t.len() - inner.len() >= MIN_HEADER_MARKS && inner.len() - path.len() >= MIN_HEADER_MARKS;
@@ -927,7 +930,10 @@ pub fn file_header(line: &str) -> Option<&str> {
 /// program's lines are matched by what they hold, not by the file they are in: reading its
 /// file as their title draws in every search of that file.
 pub fn match_prefix(line: &str) -> Option<(&str, usize)> {
-  let (file, rest) = line.split_once(':')?;
+  // The path runs to the first colon, with no space before it (a line of prose or of
+  // indented code is told at its first space).
+  let colon = line.bytes().position(|c| c == b':' || c.is_ascii_whitespace())?;
+  let (file, rest) = (&line[..colon], line[colon..].strip_prefix(':')?);
   let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
   let name = file.rsplit('/').next().unwrap_or(file);
   (digits > 0 && rest[digits..].starts_with(':') && is_file_name(file) && document_stem(name).is_some())
