@@ -1,5 +1,6 @@
 //! Cutting text into the units extraction keeps or drops, respecting its structure:
-//! markdown headings, paragraphs, list items, table rows and fenced code blocks (never
+//! markdown headings, a file's header and the document a search's matches are in,
+//! paragraphs, list items, table rows and fenced code blocks (never
 //! cut inside here; only extraction cuts a block that alone exceeds its budget: `cut`;
 //! a fence that holds JSON records or markdown is read as that document), or a JSON
 //! text's records (`json`), then sentences by Unicode rules (UAX #29) at the finest
