@@ -1511,3 +1511,48 @@ References:\n[1] Ed Wood (film). https://en.wikipedia.org/wiki/Ed_Wood_(film)\n\
     e.text
   );
 }
+
+/// A message that pastes an article under its title (`Terry Kath` over the text) is one
+/// document: the title the task names carries its text, which outranks other articles'
+/// sentences that only mention the name.
+#[test]
+fn a_pasted_article_s_title_carries_its_text() {
+  let paste = |title: &str, text: &str| Message::text("user", &format!("{title}\n\n{text}"));
+  let messages = vec![
+    Message::text("user", "I will paste a few articles, then ask a question."),
+    paste(
+      "Chicago 13",
+      "Chicago 13 is an album by the band Chicago. It was the first album without guitarist Terry Kath, who died in January 1978.",
+    ),
+    paste(
+      "Free (Chicago song)",
+      "\"Free\" is a song by Chicago, with Terry Kath singing lead vocals. Terry Kath also played the guitar solo.",
+    ),
+    paste(
+      "Terry Kath",
+      "Terry Alan Kath (January 31, 1946 – January 23, 1978) was an American musician. He was a founding member of Chicago.",
+    ),
+    paste(
+      "David Draiman",
+      "David Michael Draiman (born March 13, 1973) is an American singer. He fronts the band Disturbed.",
+    ),
+    paste(
+      "Device (metal band)",
+      "Device was a metal band started by David Draiman. David Draiman sang on its only album.",
+    ),
+    Message::text("user", "Who was born first, David Draiman or Terry Kath?"),
+  ];
+  let options = Options {
+    max_tokens: Some(70),
+    ..Options::default()
+  };
+  let e = extract_messages(
+    &messages,
+    "Who was born first, David Draiman or Terry Kath?",
+    &options,
+    &Cancel::new(),
+  )
+  .unwrap();
+  assert!(e.text.contains("January 31, 1946"), "{}", e.text);
+  assert!(e.text.contains("March 13, 1973"), "{}", e.text);
+}

@@ -32,9 +32,16 @@ pub fn sections(segments: &[Segment]) -> (Vec<usize>, usize) {
 /// of several, the start and every block is a unit of its own, but for the items of one
 /// list, which stay together. A heading over several paragraphs, a message of several
 /// paragraphs, a tool result that holds several documents are read paragraph by
-/// paragraph, as paragraphs without a heading are.
+/// paragraph, as paragraphs without a heading are. A block that is a title alone
+/// (`titles`, per block: `Ed Wood` over a pasted article) is one unit with the block after
+/// it, as a heading is with its text.
 /// Returns the unit of each segment, the number of units, and the section of each unit.
-pub fn units(segments: &[Segment], section_of: &[usize], sections: usize) -> (Vec<usize>, usize, Vec<usize>) {
+pub fn units(
+  segments: &[Segment],
+  section_of: &[usize],
+  sections: usize,
+  titles: &[bool],
+) -> (Vec<usize>, usize, Vec<usize>) {
   let mut ids = Vec::with_capacity(segments.len());
   let mut section = Vec::new();
   // Per section: its current unit, that unit's last block (`None` right after the
@@ -53,6 +60,10 @@ pub fn units(segments: &[Segment], section_of: &[usize], sections: usize) -> (Ve
       }
       Some((unit, Some(_), true)) if item => {
         open[k] = Some((unit, Some(s.block), true));
+        unit
+      }
+      Some((unit, Some(title), false)) if titles.get(title) == Some(&true) && !is_section_start(s.kind) => {
+        open[k] = Some((unit, Some(s.block), item));
         unit
       }
       _ => {
@@ -287,7 +298,7 @@ mod tests {
     ];
     let (section_of, sections) = sections(&segments);
     assert_eq!(section_of, [0, 0, 0, 0, 1, 1, 2, 3, 2, 2, 4, 4, 4, 4, 4]);
-    let (ids, count, section) = units(&segments, &section_of, sections);
+    let (ids, count, section) = units(&segments, &section_of, sections, &[]);
     // The heading over two paragraphs and the call over two blocks are units of their
     // own; the heading over one paragraph is one with it.
     assert_eq!(ids, [0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 8, 9, 9, 9, 10]);
@@ -313,7 +324,7 @@ mod tests {
       seg(Kind::Item, 7, Some(6)),
     ];
     let (section_of, sections) = sections(&segments);
-    let (ids, count, _) = units(&segments, &section_of, sections);
+    let (ids, count, _) = units(&segments, &section_of, sections, &[]);
     // The first message's items are units of their own, its role line another; the plan
     // is one unit with its role line.
     assert_eq!(ids, [0, 1, 1, 2, 2, 3, 4, 4, 4, 4, 4]);

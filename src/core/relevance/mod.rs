@@ -46,7 +46,7 @@ use weights::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::core::citations::Sources;
-use crate::core::segment::{late_title, opens_record_piece, Kind, Segment};
+use crate::core::segment::{is_title_block, late_title, opens_record_piece, Kind, Segment};
 use crate::core::terms::Terms;
 
 /// Relevance of every segment to one query, on a 0..~3 scale where 0 means unrelated.
@@ -66,6 +66,18 @@ use crate::core::terms::Terms;
 pub fn scores(text: &str, segments: &[Segment], index: &Index, query: &Terms) -> Relevance {
   let bonus = phrase_bonuses(&index.folded, segments, None, &[query]).remove(0);
   scores_with(text, segments, index, query, &bonus, &Leads::new(segments), false)
+}
+
+/// Per block, whether it is a title alone: one segment of text that is a title line
+/// (`is_title_block`), as a message that pastes an article opens with its title.
+fn title_blocks(text: &str, segments: &[Segment], blocks: usize) -> Vec<bool> {
+  let mut titles = vec![false; blocks];
+  for (i, s) in segments.iter().enumerate() {
+    let alone =
+      (i == 0 || segments[i - 1].block != s.block) && segments.get(i + 1).is_none_or(|n| n.block != s.block);
+    titles[s.block] = alone && s.kind == Kind::Text && is_title_block(&text[s.start..s.end]);
+  }
+  titles
 }
 
 /// A text's relevance to one query (`scores`).
@@ -129,10 +141,11 @@ pub fn scores_with(
   // between tasks is decided per message (units inside them moved the threads' sibling
   // share of the text from 1.78 % to 1.91-2.04 %).
   let thread = segments.iter().any(|s| s.kind == Kind::Role);
+  let title_alone = title_blocks(text, segments, blocks);
   let (section_of, sections, container_of_unit) = if whole_messages && thread {
     (container_of.clone(), containers, (0..containers).collect())
   } else {
-    units(segments, &container_of, containers)
+    units(segments, &container_of, containers, &title_alone)
   };
   let mut units_in = vec![0usize; containers];
   for &c in &container_of_unit {
@@ -243,7 +256,12 @@ pub fn scores_with(
         };
         let says_nothing = |i: usize| names_nothing(&text[segments[i].start..segments[i].end]);
         if !says_nothing(first) {
-          return named(first);
+          // A title alone over the text (a pasted article's) names the unit as the text's
+          // lead does too.
+          return match lines.next().filter(|_| title_alone[segments[first].block]) {
+            Some(next) => both_names(named(first), named(next)),
+            None => named(first),
+          };
         }
         lines
           .find(|&i| !says_nothing(i))
@@ -848,6 +866,23 @@ fn common_word(name: &str, text: &str) -> bool {
     && name_spans(text, name)
       .into_iter()
       .any(|(at, end)| !joined(text[..at].chars().next_back()) && !joined(text[end..].chars().next()))
+}
+
+/// The names of a title and of the lead under it, each a lead's (`Naming::AllOf`): their
+/// names, then their short forms. Where either is named otherwise, the title's.
+fn both_names(title: (Vec<String>, Naming), lead: (Vec<String>, Naming)) -> (Vec<String>, Naming) {
+  let ((names, Naming::AllOf(n)), (more, Naming::AllOf(m))) = (&title, &lead) else {
+    return title;
+  };
+  let (n, m) = ((*n).min(names.len()), (*m).min(more.len()));
+  let all = names[..n]
+    .iter()
+    .chain(&more[..m])
+    .chain(&names[n..])
+    .chain(&more[m..])
+    .cloned()
+    .collect();
+  (all, Naming::AllOf(n + m))
 }
 
 /// How a section's candidate names name it.
