@@ -679,7 +679,49 @@ fn line_spans(text: &str) -> Vec<(usize, usize)> {
   if start < text.len() {
     spans.push((start, text.len()));
   }
+  if memchr::memmem::find(b, b"</h").is_some() {
+    spans = spans
+      .into_iter()
+      .flat_map(|(s, e)| heading_tag_lines(text, s, e))
+      .collect();
+  }
   spans
+}
+
+/// A line cut where an HTML heading stands inside it (`…</p><h2>Ed Wood</h2><p>…`, as a
+/// page's markup comes on one line): the heading is a line of its own, as it would be
+/// written by hand.
+fn heading_tag_lines(text: &str, start: usize, end: usize) -> Vec<(usize, usize)> {
+  let line = &text.as_bytes()[start..end];
+  let mut cuts = Vec::new();
+  for at in memchr::memchr_iter(b'<', line) {
+    let rest = &line[at + 1..];
+    let (closing, rest) = match rest.strip_prefix(b"/") {
+      Some(rest) => (true, rest),
+      None => (false, rest),
+    };
+    let heading = rest.len() >= 2
+      && matches!(rest[0], b'h' | b'H')
+      && (b'1'..=b'6').contains(&rest[1])
+      && rest.get(2).is_some_and(|&c| c == b'>' || (!closing && c == b' '));
+    if !heading {
+      continue;
+    }
+    let cut = if closing { at + 5 } else { at };
+    if cut > 0 && cut < line.len() && line[..cut].iter().any(|c| !c.is_ascii_whitespace()) {
+      cuts.push(start + cut);
+    }
+  }
+  let mut lines = Vec::with_capacity(cuts.len() + 1);
+  let mut from = start;
+  for cut in cuts {
+    if cut > from {
+      lines.push((from, cut));
+      from = cut;
+    }
+  }
+  lines.push((from, end));
+  lines
 }
 
 /// The length of a paragraph's bold lead (`**Title.**`, `__Title__:`, with the colon or
@@ -1408,16 +1450,32 @@ mod tests {
     assert!(cut(wrapped, Granularity::Sentence).iter().all(|p| p.2 == 0));
     let noted = format!("{}\nSource: Ed Wood", row("Ed Wood"));
     assert!(cut(&noted, Granularity::Sentence).iter().all(|p| p.2 == 0));
-    // A record's closing tags come after its last sentence: an HTML article a line each.
+    // A page's markup on one line: each heading heads its text.
+    let page = "<h2>Ed Wood</h2><p>Ed Wood was a director.</p><h2>Tim Burton</h2><p>Tim Burton is one.</p>";
+    let got = cut(page, Granularity::Sentence);
+    assert_eq!(
+      got,
+      [
+        ("<h2>Ed Wood</h2>", Kind::Heading, 0, None),
+        ("<p>Ed Wood was a director.</p>", Kind::Text, 1, Some(0)),
+        ("<h2>Tim Burton</h2>", Kind::Heading, 2, None),
+        ("<p>Tim Burton is one.</p>", Kind::Text, 3, Some(2)),
+      ]
+    );
+    // An HTML article a line each: its heading heads its text, as on lines of their own,
+    // and its closing tags come after its last sentence.
     let article = |title: &str| {
       format!("<article><h3>{title}</h3><p>{title} was an American filmmaker, actor and writer who made films.</p></article>")
     };
     let page = format!("{}\n{}", article("Ed Wood"), article("Tim Burton"));
     let got = cut(&page, Granularity::Sentence);
+    let tim = got
+      .iter()
+      .position(|p| p.0 == "<h3>Tim Burton</h3>" && p.1 == Kind::Heading);
     assert!(
-      got
+      tim.is_some_and(|h| got
         .last()
-        .is_some_and(|p| p.2 == 1 && p.0.starts_with("<article><h3>Tim")),
+        .is_some_and(|p| p.0.starts_with("<p>Tim") && p.3 == Some(h))),
       "{got:?}"
     );
     // A record in guillemets closes its sentence inside them (`[1] «Ed Wood | ….»`).
