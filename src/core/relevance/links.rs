@@ -25,7 +25,7 @@ pub(super) fn heading_title(heading: &str) -> String {
     return title(&name_of(path));
   }
   if let Some(named) = tag_title(heading).or_else(|| field_title(heading)) {
-    return title(named);
+    return record_title(named);
   }
   if let Some(named) = latex_heading_title(heading) {
     return title(named);
@@ -1282,6 +1282,12 @@ mod tests {
       names(r#"→ say {"text":"a \"quoted\" name"}"#),
       [r#"a "quoted" name"#]
     );
+  }
+
+  #[test]
+  fn a_field_s_address_names_what_it_addresses() {
+    assert_eq!(heading_title("Source: https://x.org/wiki/Ed_Wood"), "ed wood");
+    assert_eq!(heading_title("Title: Ed Wood (film)"), "ed wood");
   }
 
   #[test]

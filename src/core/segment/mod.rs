@@ -186,6 +186,8 @@ fn segment_with(
   // The line right after a title field that opened a heading: a field of another name there
   // is the same record's (`title: Ed Wood` over `source: https://…`), no heading of its own.
   let mut under_field = usize::MAX;
+  // The keys of the title fields that opened records (`title`, `source`).
+  let mut heading_keys: Vec<&str> = Vec::new();
   // The file of the last match a search printed (`match_prefix`).
   let mut match_file: Option<&str> = None;
   // The paragraph being gathered: its start and end offsets.
@@ -306,8 +308,10 @@ fn segment_with(
       match_file = None;
     }
     let tag = title_lines && is_titled_tag(stripped);
+    // A title field opens a record where it opens a block, or where its key opened one
+    // before (`Source: …` over `Content: …`, record after record, no blank line between).
     let field = title_lines
-      && para.is_none()
+      && (para.is_none() || field_key(stripped).is_some_and(|key| heading_keys.contains(&key)))
       && (i != under_field || field_key(stripped) == field_key(&text[lines[i - 1].0..lines[i - 1].1]))
       && field_title(stripped).is_some();
     // Markup is indented as it nests: a titled tag heads what follows at any indentation.
@@ -331,6 +335,11 @@ fn segment_with(
       i += 1 + addresses;
       if field && addresses == 0 {
         under_field = i;
+      }
+      if let Some(key) = field.then(|| field_key(stripped)).flatten() {
+        if !heading_keys.contains(&key) {
+          heading_keys.push(key);
+        }
       }
       continue;
     }
@@ -583,7 +592,11 @@ fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
     paragraphs += usize::from(opens);
     if is_titled_tag(l) {
       waiting += 1;
-    } else if let Some((key, _)) = l.split_once(": ").filter(|_| opens && field_title(l).is_some()) {
+    } else if let Some((key, _)) = l
+      .split_once(": ")
+      .filter(|(key, _)| (opens || fields.contains_key(key.trim())) && field_title(l).is_some())
+    {
+      // A title field counts where it opens a paragraph, or where its key did before.
       *fields.entry(key.trim()).or_default() += 1;
     } else if opens && is_titled_item(text, lines, k) {
       title_lines += 1;
@@ -1296,6 +1309,24 @@ mod tests {
       ["==> wiki/Ed_Wood.txt <==", "==> wiki/Tim_Burton.txt <=="]
     );
     assert_eq!(out[1].heading, Some(0));
+    // Records of fields one after another, no blank line between (`Source: …` over
+    // `Content: …`, as a retriever joins its documents): the title field opens each.
+    let mut out = Vec::new();
+    let joined = "Source: https://x.org/wiki/Ed_Wood\nContent: Ed Wood was a director.\nSource: https://x.org/wiki/Tim_Burton\nContent: Tim Burton is one.";
+    segment_part(joined, 0, 0, Granularity::Sentence, &mut out, 0);
+    let pieces: Vec<(Kind, &str, Option<usize>)> = out
+      .iter()
+      .map(|s| (s.kind, &joined[s.start..s.end], s.heading))
+      .collect();
+    assert_eq!(
+      pieces,
+      [
+        (Kind::Heading, "Source: https://x.org/wiki/Ed_Wood", None),
+        (Kind::Text, "Content: Ed Wood was a director.", Some(0)),
+        (Kind::Heading, "Source: https://x.org/wiki/Tim_Burton", None),
+        (Kind::Text, "Content: Tim Burton is one.", Some(2)),
+      ]
+    );
     // A search's matches in documents: the document heads its matches; a program's lines
     // are no document's.
     let mut out = Vec::new();
