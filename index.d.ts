@@ -48,6 +48,16 @@ export interface OpenAIMessage {
   function_call?: { name: string; arguments: string } | null
 }
 
+/** AG-UI protocol message (CopilotKit; Mastra's and LangGraph's AG-UI adapters): OpenAI's, camelCase. */
+export interface AgUiMessage {
+  id?: string
+  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool' | (string & {})
+  content?: string | null
+  name?: string
+  toolCalls?: ReadonlyArray<{ id: string; type?: string; function: { name: string; arguments: string } }>
+  toolCallId?: string
+}
+
 /** An Anthropic document or search result block: its text is read under its title. */
 export type AnthropicDocumentBlock =
   | {
@@ -215,6 +225,7 @@ export interface GeminiPart {
 /** A message in any of the formats above; the format is detected per message. */
 export type Message =
   | OpenAIMessage
+  | AgUiMessage
   | AnthropicMessage
   | AiSdkMessage
   | AiSdkUIMessage

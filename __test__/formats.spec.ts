@@ -170,8 +170,9 @@ describe.each(Object.entries(FORMATS))('%s', (_, thread) => {
 })
 
 // Stored, logged and flat forms: an AI SDK v4 UI message's `toolInvocations`, Mastra's stored
-// messages (the UI parts inside `content`), a Claude Code transcript's rows (`{ type, message }`),
-// LangGraph's flat LangChain messages (`{ type: 'human' | 'ai' | 'tool', content, … }`).
+// messages (the UI parts inside `content`), AG-UI's camelCase messages (`toolCalls`,
+// `toolCallId`), a Claude Code transcript's rows (`{ type, message }`), LangGraph's flat
+// LangChain messages (`{ type: 'human' | 'ai' | 'tool', content, … }`).
 const REQUEST = `Two jobs. First: ${TASK}. Second: ${SIBLING}.`
 const invocation = (toolCallId: string, toolName: string, args: object, result: string) => ({ state: 'result', toolCallId, toolName, args, result })
 const STORED: Record<string, () => AnyMessage[]> = {
@@ -195,6 +196,14 @@ const STORED: Record<string, () => AnyMessage[]> = {
     { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_bill', content: SIBLING_OUTPUT }] } },
     { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: ANSWER }] } },
   ],
+  'AG-UI messages': () => [
+    { id: 'u1', role: 'user', content: REQUEST },
+    { id: 'a1', role: 'assistant', toolCalls: [{ id: 'call_date', type: 'function', function: { name: 'readFile', arguments: '{"path":"src/date.ts"}' } }] },
+    { id: 't1', role: 'tool', toolCallId: 'call_date', content: OWN_OUTPUT },
+    { id: 'a2', role: 'assistant', toolCalls: [{ id: 'call_bill', type: 'function', function: { name: 'queryBilling', arguments: '{"report":"monthly invoice report"}' } }] },
+    { id: 't2', role: 'tool', toolCallId: 'call_bill', content: SIBLING_OUTPUT },
+    { id: 'a3', role: 'assistant', content: ANSWER },
+  ],
   'LangGraph flat messages': () => [
     { type: 'human', content: REQUEST },
     { type: 'ai', content: '', tool_calls: [{ id: 'call_date', name: 'read_file', args: { path: 'src/date.ts' } }] },
@@ -204,6 +213,15 @@ const STORED: Record<string, () => AnyMessage[]> = {
     { type: 'ai', content: ANSWER },
   ],
 }
+
+it('AG-UI’s camelCase calls are read and kept with their results', () => {
+  const items = STORED['AG-UI messages']!()
+  const r = extractRelevantContext(items, TASK, { siblingTasks: [SIBLING] })
+  expect(r.relevantContext).toContain('→ readFile {"path":"src/date.ts"}')
+  expect(r.relevantMessages).toContain(items[1])
+  expect(r.relevantMessages).toContain(items[2])
+  expect(r.relevantMessages).not.toContain(items[4])
+})
 
 it('a log’s row with a message’s type is no flat LangChain message (a Claude Code transcript’s system row)', () => {
   const row = { type: 'system', content: 'PreToolUse:Bash hook completed successfully', uuid: 'r1', level: 'info', isMeta: false }

@@ -1,6 +1,6 @@
 //! Reads chat messages from JavaScript into the core's `Message`, whatever their
 //! format: OpenAI Chat (`content` string or parts, `tool_calls`, role `tool` with
-//! `tool_call_id`), Anthropic Messages (`text`, `tool_use`, `tool_result`,
+//! `tool_call_id`; AG-UI's `toolCalls` and `toolCallId` as well), Anthropic Messages (`text`, `tool_use`, `tool_result`,
 //! `thinking` blocks), Vercel AI SDK model messages (`tool-call`, `tool-result`,
 //! `reasoning`, tool approval parts) and UI messages (`parts`: text, reasoning,
 //! `tool-*` and `dynamic-tool` by state, sources; v4's `toolInvocations`; the parts a
@@ -121,10 +121,11 @@ pub(super) enum Key {
   ErrorCode,
   Message,
   ToolInvocations,
+  ToolCallsCamel,
 }
 
 impl Key {
-  const NAMES: [&'static str; 68] = [
+  const NAMES: [&'static str; 69] = [
     "role",
     "content",
     "name",
@@ -193,6 +194,7 @@ impl Key {
     "error_code",
     "message",
     "toolInvocations",
+    "toolCalls",
   ];
 
   pub(super) fn name(self) -> &'static str {
@@ -368,18 +370,26 @@ impl<'env> Reader<'_, 'env> {
       }
       return Ok(Message { role, name, parts });
     }
-    // OpenAI: the tool's answer is the whole content of a `tool` (or legacy `function`) message.
-    let call_id = self.string(&m, Key::ToolCallId, path)?;
+    // OpenAI: the tool's answer is the whole content of a `tool` (or legacy `function`) message;
+    // AG-UI (CopilotKit, Mastra's and LangGraph's AG-UI adapters) writes its fields in camelCase.
+    let call_id = match self.string(&m, Key::ToolCallId, path)? {
+      Some(id) => Some(id),
+      None => self.string(&m, Key::AiToolCallId, path)?,
+    };
     if let Some(call_id) = call_id {
       let content = self.content_text(&content, &|| format!("{}.content", path()))?;
       parts.push(Part::ToolResult { call_id, content });
     } else {
       self.content(&content, &mut parts, path)?;
     }
-    // OpenAI: tool calls beside the content, and the legacy single `function_call`.
-    let tool_calls = self.get(&m, Key::ToolCalls)?;
+    // OpenAI: tool calls beside the content (AG-UI: `toolCalls`), and the legacy single
+    // `function_call`.
+    let (mut tool_calls, mut at) = (self.get(&m, Key::ToolCalls)?, Key::ToolCalls);
+    if Call::is_nullish(&tool_calls) {
+      (tool_calls, at) = (self.get(&m, Key::ToolCallsCamel)?, Key::ToolCallsCamel);
+    }
     if !Call::is_nullish(&tool_calls) {
-      let path = || format!("{}.tool_calls", path());
+      let path = || format!("{}.{}", path(), at.name());
       let calls = self.array(&tool_calls, &path)?;
       for j in 0..calls.get_array_length()? {
         let item: Unknown = calls.get_element(j)?;
