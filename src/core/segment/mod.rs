@@ -379,6 +379,14 @@ fn segment_with(
       i += 1;
       continue;
     }
+    // A TOML table's header opens the record under it, a block of its own.
+    if title_lines && is_table_header(stripped) {
+      flush(out, &mut para, &mut next_block, heading);
+      push(out, ls, le, Kind::Text, next_block, heading);
+      next_block += 1;
+      i += 1;
+      continue;
+    }
     // A thematic break (`---` under a document's last line, as a YAML stream and many
     // exports separate their documents) ends the block it closes; what follows starts
     // anew, so that a title field under it heads what follows.
@@ -755,7 +763,7 @@ const MAX_BOLD_LEAD: usize = 120;
 
 /// A field line's name (`title` of `title: Ed Wood`).
 fn field_key(line: &str) -> Option<&str> {
-  line.trim().split_once(": ").map(|(key, _)| key)
+  field(line).map(|(key, _)| key)
 }
 
 /// Whether a line underlined by `underline` reads as a heading: no longer than a title line
@@ -875,10 +883,39 @@ pub fn tag_title(tag: &str) -> Option<&str> {
 /// The value of a `Title: Ed Wood` line opening a paragraph: a field whose name is a
 /// title-like attribute's (`Title`, `Source`, `Path`…), as a record is printed.
 pub fn field_title(line: &str) -> Option<&str> {
-  let (key, value) = line.trim().split_once(": ")?;
+  let (key, value) = field(line)?;
   // A value may be quoted, as YAML and JSON write it.
   let value = value.trim().trim_matches('"').trim();
   (is_title_attribute(key) && !value.is_empty() && value.len() <= MAX_TITLE_LINE).then_some(value)
+}
+
+/// A field line's name and value: `title: Ed Wood`, or a quoted value given with `=` as
+/// TOML and INI files write it (`title = "Ed Wood"`; unquoted, `x = y` is code).
+fn field(line: &str) -> Option<(&str, &str)> {
+  let t = line.trim();
+  t.split_once(": ").or_else(|| {
+    t.split_once(" = ").filter(|(key, value)| {
+      !key.contains(char::is_whitespace)
+        && value.trim_end().starts_with('"')
+        && value.trim_end().ends_with('"')
+    })
+  })
+}
+
+/// A TOML table's or an INI section's header alone on its line (`[[pages]]`, `[page]`):
+/// it opens the record under it.
+fn is_table_header(line: &str) -> bool {
+  let t = line.trim();
+  let name = t
+    .strip_prefix("[[")
+    .and_then(|r| r.strip_suffix("]]"))
+    .or_else(|| t.strip_prefix('[').and_then(|r| r.strip_suffix(']')));
+  name.is_some_and(|n| {
+    n.starts_with(|c: char| c.is_ascii_alphabetic())
+      && n
+        .bytes()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-'))
+  })
 }
 
 /// Whether `key` names a title (`Title`, `source`, `path`…: `TITLE_ATTRIBUTES`, or a
@@ -1309,6 +1346,20 @@ mod tests {
       ["==> wiki/Ed_Wood.txt <==", "==> wiki/Tim_Burton.txt <=="]
     );
     assert_eq!(out[1].heading, Some(0));
+    // TOML's tables of records: the table's header opens each, its title field heads it.
+    let mut out = Vec::new();
+    let toml = "[[pages]]\ntitle = \"Ed Wood\"\ntext = \"Ed Wood was a director.\"\n\n[[pages]]\ntitle = \"Tim Burton\"\ntext = \"Tim Burton is one.\"";
+    segment(toml, 0, 0, Granularity::Sentence, &mut out, 0);
+    let headings: Vec<&str> = out
+      .iter()
+      .filter(|s| s.kind == Kind::Heading)
+      .map(|s| &toml[s.start..s.end])
+      .collect();
+    assert_eq!(headings, ["title = \"Ed Wood\"", "title = \"Tim Burton\""]);
+    assert_eq!(field_title("title = \"Ed Wood\""), Some("Ed Wood"));
+    assert_eq!(field_title("title = name"), None);
+    assert!(is_table_header("[[pages]]") && is_table_header("[tool.poetry]"));
+    assert!(!is_table_header("[1]") && !is_table_header("[The command completed.]"));
     // Records of fields one after another, no blank line between (`Source: …` over
     // `Content: …`, as a retriever joins its documents): the title field opens each.
     let mut out = Vec::new();
