@@ -373,8 +373,8 @@ impl<'env> Reader<'_, 'env> {
     // OpenAI: the tool's answer is the whole content of a `tool` (or legacy `function`) message;
     // AG-UI (CopilotKit, Mastra's and LangGraph's AG-UI adapters) writes its fields in camelCase.
     let call_id = match self.string(&m, Key::ToolCallId, path)? {
-      Some(id) => Some(id),
-      None => self.string(&m, Key::AiToolCallId, path)?,
+      None if role == "tool" => self.string(&m, Key::AiToolCallId, path)?,
+      id => id,
     };
     if let Some(call_id) = call_id {
       let content = self.content_text(&content, &|| format!("{}.content", path()))?;
@@ -385,7 +385,7 @@ impl<'env> Reader<'_, 'env> {
     // OpenAI: tool calls beside the content (AG-UI: `toolCalls`), and the legacy single
     // `function_call`.
     let (mut tool_calls, mut at) = (self.get(&m, Key::ToolCalls)?, Key::ToolCalls);
-    if Call::is_nullish(&tool_calls) {
+    if Call::is_nullish(&tool_calls) && role == "assistant" {
       (tool_calls, at) = (self.get(&m, Key::ToolCallsCamel)?, Key::ToolCallsCamel);
     }
     if !Call::is_nullish(&tool_calls) {

@@ -311,7 +311,8 @@ fn segment_with(
     // A title field opens a record where it opens a block, or where its key opened one
     // before (`Source: …` over `Content: …`, record after record, no blank line between).
     let field = title_lines
-      && (para.is_none() || field_key(stripped).is_some_and(|key| heading_keys.contains(&key)))
+      && (para.is_none()
+        || !heading_keys.is_empty() && field_key(stripped).is_some_and(|key| heading_keys.contains(&key)))
       && (i != under_field || field_key(stripped) == field_key(&text[lines[i - 1].0..lines[i - 1].1]))
       && field_title(stripped).is_some();
     // Markup is indented as it nests: a titled tag heads what follows at any indentation.
@@ -600,10 +601,9 @@ fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
     paragraphs += usize::from(opens);
     if is_titled_tag(l) {
       waiting += 1;
-    } else if let Some((key, _)) = l
-      .split_once(": ")
-      .filter(|(key, _)| (opens || fields.contains_key(key.trim())) && field_title(l).is_some())
-    {
+    } else if let Some((key, _)) = l.split_once(": ").filter(|(key, _)| {
+      (opens || !fields.is_empty() && fields.contains_key(key.trim())) && field_title(l).is_some()
+    }) {
       // A title field counts where it opens a paragraph, or where its key did before.
       *fields.entry(key.trim()).or_default() += 1;
     } else if opens && is_titled_item(text, lines, k) {
@@ -700,11 +700,19 @@ fn line_spans(text: &str) -> Vec<(usize, usize)> {
   if start < text.len() {
     spans.push((start, text.len()));
   }
-  if memchr::memmem::find(b, b"</h").is_some() {
-    spans = spans
-      .into_iter()
-      .flat_map(|(s, e)| heading_tag_lines(text, s, e))
-      .collect();
+  // Only the lines that close a heading are looked at again.
+  let mut closing = memchr::memmem::find_iter(b, b"</h").peekable();
+  if closing.peek().is_some() {
+    let mut cut = Vec::with_capacity(spans.len());
+    for (s, e) in spans {
+      while closing.next_if(|&at| at < s).is_some() {}
+      if closing.peek().is_some_and(|&at| at < e) {
+        cut.extend(heading_tag_lines(text, s, e));
+      } else {
+        cut.push((s, e));
+      }
+    }
+    spans = cut;
   }
   spans
 }
@@ -793,15 +801,15 @@ pub fn is_title_line(line: &str) -> bool {
   let t = line.trim();
   let t = t.strip_prefix("> ").map_or(t, str::trim);
   let bare = t.trim_start_matches(['*', '_']);
-  !bare.starts_with(char::is_lowercase)
-    && bare.chars().any(char::is_lowercase)
-    && !t.contains('\t')
-    && t.len() <= MAX_TITLE_LINE
-    && !t.contains('\n')
+  // Cheapest first: most lines asked are long, or end or open as no title does.
+  t.len() <= MAX_TITLE_LINE
     && !t.ends_with(['.', '!', '?', ':', ',', ']'])
-    && ![". ", "? ", "! "].iter().any(|end| t.contains(end))
     && !t.starts_with(['<', '>', '{', '[', '`', '|', '#', '/'])
-    && !t.contains(['=', '{', '}', ';', '|'])
+    && !bare.starts_with(char::is_lowercase)
+    && bare.chars().any(char::is_lowercase)
+    && !t.contains(['\t', '\n', '=', '{', '}', ';', '|'])
+    // No sentence ends inside it.
+    && !t.as_bytes().windows(2).any(|w| matches!(w, [b'.' | b'?' | b'!', b' ']))
     && t.split_whitespace().count() <= MAX_TITLE_WORDS
 }
 
@@ -894,11 +902,14 @@ pub fn field_title(line: &str) -> Option<&str> {
 fn field(line: &str) -> Option<(&str, &str)> {
   let t = line.trim();
   t.split_once(": ").or_else(|| {
-    t.split_once(" = ").filter(|(key, value)| {
-      !key.contains(char::is_whitespace)
-        && value.trim_end().starts_with('"')
-        && value.trim_end().ends_with('"')
-    })
+    t.contains('=')
+      .then(|| t.split_once(" = "))
+      .flatten()
+      .filter(|(key, value)| {
+        !key.contains(char::is_whitespace)
+          && value.trim_end().starts_with('"')
+          && value.trim_end().ends_with('"')
+      })
   })
 }
 
