@@ -68,18 +68,6 @@ pub fn scores(text: &str, segments: &[Segment], index: &Index, query: &Terms) ->
   scores_with(text, segments, index, query, &bonus, &Leads::new(segments), false)
 }
 
-/// Per block, whether it is a title alone: one segment of text that is a title line
-/// (`is_title_block`), as a message that pastes an article opens with its title.
-fn title_blocks(text: &str, segments: &[Segment], blocks: usize) -> Vec<bool> {
-  let mut titles = vec![false; blocks];
-  for (i, s) in segments.iter().enumerate() {
-    let alone =
-      (i == 0 || segments[i - 1].block != s.block) && segments.get(i + 1).is_none_or(|n| n.block != s.block);
-    titles[s.block] = alone && s.kind == Kind::Text && is_title_block(&text[s.start..s.end]);
-  }
-  titles
-}
-
 /// A text's relevance to one query (`scores`).
 #[derive(Default)]
 pub struct Relevance {
@@ -141,11 +129,11 @@ pub fn scores_with(
   // between tasks is decided per message (units inside them moved the threads' sibling
   // share of the text from 1.78 % to 1.91-2.04 %).
   let thread = segments.iter().any(|s| s.kind == Kind::Role);
-  let title_alone = title_blocks(text, segments, blocks);
+  let title_alone = leads.title_alone(text, segments);
   let (section_of, sections, container_of_unit) = if whole_messages && thread {
     (container_of.clone(), containers, (0..containers).collect())
   } else {
-    units(segments, &container_of, containers, &title_alone)
+    units(segments, &container_of, containers, title_alone)
   };
   let mut units_in = vec![0usize; containers];
   for &c in &container_of_unit {
@@ -786,14 +774,16 @@ fn long_enough(title: &str) -> bool {
 }
 
 /// Each segment's names as the lead of a unit (`lead_names`), the sources the text lists
-/// for its citations (`Sources`) and its tables' row titles (`tables`), read once for all
-/// the tasks a text is scored for, and by a prepared thread once for all its extractions:
-/// they depend on the text alone.
+/// for its citations (`Sources`), its tables' row titles (`tables`) and its blocks that are
+/// a title alone, read once for all the tasks a text is scored for, and by a prepared
+/// thread once for all its extractions: they depend on the text alone.
 pub struct Leads {
   names: Vec<OnceLock<(Vec<String>, Naming)>>,
   sources: OnceLock<Option<Sources>>,
   /// The title cells of tables' rows (`tables`), by the start of the row's line.
   rows: OnceLock<FxHashMap<usize, (usize, usize)>>,
+  /// Per block, whether it is a title alone (`title_alone`).
+  titles: OnceLock<Vec<bool>>,
 }
 
 impl Leads {
@@ -802,6 +792,7 @@ impl Leads {
       names: (0..segments.len()).map(|_| OnceLock::new()).collect(),
       sources: OnceLock::new(),
       rows: OnceLock::new(),
+      titles: OnceLock::new(),
     }
   }
 
@@ -837,6 +828,20 @@ impl Leads {
       .sources
       .get_or_init(|| Sources::read(text, segments))
       .as_ref()
+  }
+
+  /// Per block, whether it is a title alone: one segment of text that is a title line
+  /// (`is_title_block`), as a message that pastes an article opens with its title.
+  fn title_alone(&self, text: &str, segments: &[Segment]) -> &[bool] {
+    self.titles.get_or_init(|| {
+      let mut titles = vec![false; segments.last().map_or(0, |s| s.block + 1)];
+      for (i, s) in segments.iter().enumerate() {
+        let alone = (i == 0 || segments[i - 1].block != s.block)
+          && segments.get(i + 1).is_none_or(|n| n.block != s.block);
+        titles[s.block] = alone && s.kind == Kind::Text && is_title_block(&text[s.start..s.end]);
+      }
+      titles
+    })
   }
 }
 
