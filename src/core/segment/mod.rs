@@ -10,6 +10,7 @@
 //! own text, byte for byte.
 
 mod json;
+mod wrap;
 
 use rustc_hash::FxHashMap;
 
@@ -208,7 +209,7 @@ fn segment_with(
         None => (s, heading),
       };
       if granularity == Granularity::Sentence {
-        for_each_sentence(&text[s..e], |from, to| {
+        for_each_sentence(&wrap::unwrapped(&text[s..e]), |from, to| {
           push(out, s + from, s + to, Kind::Text, block, heading)
         });
       } else {
@@ -1137,6 +1138,34 @@ mod tests {
       .iter()
       .map(|s| (&text[s.start..s.end], s.kind, s.block, s.heading))
       .collect()
+  }
+
+  #[test]
+  fn a_sentence_filled_over_lines_is_one_segment() {
+    // An org-mode entry: its drawer's lines stay lines, its quote's filled lines are read
+    // as the sentences they hold.
+    let text = ":PROPERTIES:\n:ID:       6f1c2d3e-0a9b-4c5d-8e7f-112233445566\n:END:\n#+begin_quote\n\
+                Flores was aided by Argentina, whose president Bartolome Mitre\n\
+                provided him with supplies, Argentine volunteers and river\n\
+                transport for troops. Brazil sent a fleet.\n#+end_quote";
+    let texts: Vec<&str> = cut(text, Granularity::Sentence)
+      .into_iter()
+      .map(|s| s.0)
+      .collect();
+    assert_eq!(
+      texts,
+      [
+        ":PROPERTIES:",
+        ":ID:       6f1c2d3e-0a9b-4c5d-8e7f-112233445566",
+        ":END:",
+        "#+begin_quote",
+        "Flores was aided by Argentina, whose president Bartolome Mitre\n\
+         provided him with supplies, Argentine volunteers and river\n\
+         transport for troops.",
+        "Brazil sent a fleet.",
+        "#+end_quote"
+      ]
+    );
   }
 
   #[test]
