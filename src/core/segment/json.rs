@@ -6,7 +6,9 @@
 //! addresses aside) opens a section,
 //! headed by the text up to that value; the object's other string values are one block,
 //! cut into sentences. A record whose title member follows its text is a section with no
-//! heading, named by that member (`late_title`). The keys, punctuation and short values
+//! heading, named by that member (`late_title`). Records with no title are read so
+//! only where the JSON has no lines to read it by (`JSON.stringify` with no indentation):
+//! a block each. The keys, punctuation and short values
 //! between two pieces go with the later one, so a kept run of pieces is the source's own
 //! contiguous text.
 
@@ -60,6 +62,7 @@ pub(super) fn records(text: &str, granularity: Granularity) -> Option<Vec<Piece>
     heading: None,
     lists: 0,
     listed: 0,
+    untitled: 0,
     element: false,
     record_text: false,
     record_headed: false,
@@ -80,7 +83,11 @@ pub(super) fn records(text: &str, granularity: Granularity) -> Option<Vec<Piece>
   // brought it back, the document's heading), and read as the text it is.
   // Nor are objects titled past their first string that no list holds (a notebook's
   // `kernelspec` and `language_info`, each with a `name`): they are no list's records.
-  (scan.listed >= MIN_RECORDS).then_some(scan.pieces)
+  // Records with no title are read as records where the text has no lines to be read by
+  // (`JSON.stringify` without indentation: fewer lines than records); printed over lines, its
+  // lines are what a reader goes by, as a text's.
+  let compact = || memchr::memchr_iter(b'\n', text.as_bytes()).count() < scan.untitled;
+  (scan.listed >= MIN_RECORDS || scan.untitled >= MIN_RECORDS && compact()).then_some(scan.pieces)
 }
 
 /// Titled records open sections of their own only where there are this many: a list.
@@ -243,6 +250,8 @@ struct Scan<'a> {
   lists: usize,
   /// The titled records found (see `object`).
   listed: usize,
+  /// The records found with text and no title.
+  untitled: usize,
   /// Whether the value being read is an element of an array (an object there is a record).
   element: bool,
   /// Whether the object being read has had a text member (a title member after it names
@@ -475,6 +484,9 @@ impl Scan<'_> {
     let own = &mut self.pieces[pieces..];
     if record && own.last().is_some_and(|p| p.kind != Kind::Heading) {
       self.blocks += 1;
+      if !self.record_headed && !self.record_late && self.lists > 0 {
+        self.untitled += 1;
+      }
     }
     if record {
       if self.record_late && !self.record_headed {
@@ -632,6 +644,39 @@ mod tests {
     let lines =
       "{\"path\":\"a.ts\",\"note\":\"It leaks memory.\"}\n{\"path\":\"b.ts\",\"note\":\"It is fine.\"}";
     assert_eq!(cut(lines).len(), 4);
+  }
+
+  /// Records with no title, in JSON on one line, are read as records: a block each, no
+  /// sentence running from one into the next; printed over lines they are read as text.
+  #[test]
+  fn untitled_records_on_one_line_are_records() {
+    let compact = r#"{"value":[{"id":"1","body":{"content":"<p>He made films. He acted.</p>"}},{"id":"2","body":{"content":"<p>He directed it.</p>"}}]}"#;
+    let got = cut(compact);
+    let blocks: Vec<(&str, usize)> = got.iter().map(|&(text, _, block, _)| (text, block)).collect();
+    assert_eq!(
+      blocks,
+      [
+        (r#"{"value":[{"id":"1","body":{"content":"<p>He made films."#, 0),
+        (r#"He acted.</p>""#, 0),
+        (
+          r#"}},{"id":"2","body":{"content":"<p>He directed it.</p>"}}]}"#,
+          1
+        ),
+      ]
+    );
+    assert!(got.iter().all(|p| p.1 == Kind::Text && p.3.is_none()));
+    let pretty = "[\n  {\"id\": \"1\", \"body\": \"He made films.\"},\n  {\"id\": \"2\", \"body\": \"He directed it.\"}\n]";
+    assert!(records(pretty, Granularity::Sentence).is_none());
+    // A list of one record is no list.
+    assert!(records(r#"[{"id":"1","body":"He made films."}]"#, Granularity::Sentence).is_none());
+    // A message's subject is its title (Microsoft Graph's messages, an email's).
+    let subjects = r#"[{"id":"1","subject":"Ed Wood","body":"He made films."},{"id":"2","subject":"Tim Burton","body":"He directed it."}]"#;
+    let titles: Vec<&str> = cut(subjects)
+      .iter()
+      .filter(|p| p.1 == Kind::Heading)
+      .filter_map(|p| json_title(p.0))
+      .collect();
+    assert_eq!(titles, ["Ed Wood", "Tim Burton"]);
   }
 
   /// A title member after ids and addresses heads its record (Bing's `{"id", "name", …}`);

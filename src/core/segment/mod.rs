@@ -955,9 +955,9 @@ pub fn is_title_element(name: &str) -> bool {
 }
 
 /// Attributes whose value names what a tag wraps (`page`: LangChain's Wikipedia tool
-/// prints `Page: Ed Wood` over each summary).
-const TITLE_ATTRIBUTES: [&str; 9] = [
-  "title", "name", "source", "path", "file", "filename", "page", "heading", "headline",
+/// prints `Page: Ed Wood` over each summary; `subject`: a message's or an email's).
+const TITLE_ATTRIBUTES: [&str; 10] = [
+  "title", "name", "source", "path", "file", "filename", "page", "heading", "headline", "subject",
 ];
 /// Elements whose text names what is wrapped around them, or what follows them (HTML's
 /// headings).
