@@ -1016,8 +1016,13 @@ const LATEX_SECTIONS: [&str; 6] = [
 
 /// The file a header line names: a path alone between marks, as `head` and `tail` head
 /// each file they show (`==> wiki/Ed_Wood.txt <==`) and scripts the files they print
-/// (`=== notes/Ed_Wood.md ===`). It heads the file's text wherever it stands.
+/// (`=== notes/Ed_Wood.md ===`), or the file a diff's changes are in (`diff --git a/… b/…`).
+/// It heads the file's text wherever it stands.
 pub fn file_header(line: &str) -> Option<&str> {
+  if let Some(files) = line.strip_prefix("diff --git a/") {
+    let path = files.rsplit_once(" b/")?.1.trim();
+    return is_file_name(path).then_some(path);
+  }
   let mark = |c: char| matches!(c, '=' | '-' | '*' | '#' | ':' | '<' | '>');
   if !line.trim_start().starts_with(mark) {
     return None;
@@ -1443,6 +1448,19 @@ mod tests {
     assert_eq!(match_prefix("https://x.org:8080/a"), None);
     assert_eq!(file_header("=== notes/a.md ==="), Some("notes/a.md"));
     assert_eq!(file_header("--- src/lib ---"), Some("src/lib"));
+    // A diff's file heads its changes.
+    assert_eq!(
+      file_header("diff --git a/wiki/Ed_Wood.md b/wiki/Ed_Wood.md"),
+      Some("wiki/Ed_Wood.md")
+    );
+    let mut out = Vec::new();
+    let diff = "diff --git a/wiki/Ed_Wood.md b/wiki/Ed_Wood.md\nnew file mode 100644\n+Ed Wood was a director.\ndiff --git a/src/a.ts b/src/a.ts\n-  return 1\n+  return 2";
+    segment_part(diff, 0, 0, Granularity::Sentence, &mut out, 0);
+    let heads: Vec<(&str, Option<usize>)> = out.iter().map(|s| (&diff[s.start..s.end], s.heading)).collect();
+    assert_eq!(heads[0], ("diff --git a/wiki/Ed_Wood.md b/wiki/Ed_Wood.md", None));
+    assert_eq!(heads[2], ("+Ed Wood was a director.", Some(0)));
+    assert_eq!(heads[3], ("diff --git a/src/a.ts b/src/a.ts", None));
+    assert_eq!(heads[5], ("+  return 2", Some(3)));
     for no in [
       "-- a.md",
       "--- src/ ---",
@@ -1450,6 +1468,7 @@ mod tests {
       "==> two words.txt <==",
       "--- v1.2.3 text ---",
       "==> . <==",
+      "diff --git a/two words b/two words",
     ] {
       assert_eq!(file_header(no), None, "{no}");
     }
