@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use super::index::fold_ascii;
 use crate::core::segment::{
   document_stem, field_title, file_header, is_title_attribute, is_title_element, is_title_line,
-  is_titled_tag, json_title, latex_heading_title, match_prefix, tag_title, without_tags,
+  is_titled_tag, json_title, latex_heading_title, match_prefix, quoted_heading, tag_title, without_tags,
 };
 use crate::core::sentences::stands_before_name;
 use crate::core::terms::{is_stop_word, push_folded};
@@ -30,6 +30,8 @@ pub(super) fn heading_title(heading: &str) -> String {
   if let Some(named) = latex_heading_title(heading) {
     return title(named);
   }
+  // A heading held in a JSON string (`"## Ed Wood\n",`).
+  let heading = quoted_heading(heading).unwrap_or(heading);
   let t = heading
     .trim_start_matches(['#', '='])
     .trim_end_matches('=')
@@ -1294,6 +1296,7 @@ mod tests {
   fn a_file_shown_or_searched_is_named_by_its_name() {
     assert_eq!(heading_title("==> wiki/Ed_Wood.txt <=="), "ed wood");
     assert_eq!(heading_title("wiki/Ed_Wood.txt:3:"), "ed wood");
+    assert_eq!(heading_title(r###""## Ed Wood\n","###), "ed wood");
     assert_eq!(heading_title("notes/Tim-Burton.md:2:"), "tim burton");
     assert_eq!(heading_title("=== build/index.html ==="), "index.html");
   }

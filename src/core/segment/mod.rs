@@ -325,6 +325,7 @@ fn segment_with(
         || file_header(stripped).is_some()
         || title_lines && is_wiki_heading(stripped))
       || tag
+      || quoted_heading(stripped).is_some()
     {
       flush(out, &mut para, &mut next_block, heading);
       // The addresses right under a heading are part of it (`is_title_block`).
@@ -993,6 +994,18 @@ fn is_heading(line: &str) -> bool {
   (1..=6).contains(&hashes) && line[hashes..].starts_with([' ', '\t']) && !line[hashes..].trim().is_empty()
 }
 
+/// The markdown heading a JSON string holds as a line of a list of lines (`"## Ed
+/// Wood\n",`, as a notebook's cells and outputs keep their text): a heading where it stands.
+pub fn quoted_heading(line: &str) -> Option<&str> {
+  let inner = line
+    .trim()
+    .trim_end_matches(',')
+    .strip_prefix('"')?
+    .strip_suffix('"')?;
+  let heading = inner.strip_suffix("\\n").unwrap_or(inner);
+  (is_heading(heading) && !heading.contains('"')).then_some(heading)
+}
+
 /// The title of a LaTeX sectioning command alone on its line (`\section{Ed Wood}`,
 /// `\subsection*{…}`).
 pub fn latex_heading_title(line: &str) -> Option<&str> {
@@ -1448,6 +1461,22 @@ mod tests {
     assert_eq!(match_prefix("https://x.org:8080/a"), None);
     assert_eq!(file_header("=== notes/a.md ==="), Some("notes/a.md"));
     assert_eq!(file_header("--- src/lib ---"), Some("src/lib"));
+    // A notebook's markdown, a JSON string a line: its heading heads what follows.
+    let mut out = Vec::new();
+    let notebook = "{\n \"cells\": [\n  {\n   \"cell_type\": \"markdown\",\n   \"source\": [\n    \"## Ed Wood\\n\",\n    \"\\n\",\n    \"Ed Wood was a director.\"\n   ]\n  }\n ]\n}";
+    segment_part(notebook, 0, 0, Granularity::Sentence, &mut out, 0);
+    let heading = out.iter().position(|s| s.kind == Kind::Heading).unwrap();
+    assert_eq!(
+      &notebook[out[heading].start..out[heading].end],
+      r###""## Ed Wood\n","###
+    );
+    let text = out
+      .iter()
+      .find(|s| notebook[s.start..s.end].contains("director"))
+      .unwrap();
+    assert_eq!(text.heading, Some(heading));
+    assert_eq!(quoted_heading(r##""#include <stdio.h>\n","##), None);
+    assert_eq!(quoted_heading(r###""## say \"hi\"\n""###), None);
     // A diff's file heads its changes.
     assert_eq!(
       file_header("diff --git a/wiki/Ed_Wood.md b/wiki/Ed_Wood.md"),
