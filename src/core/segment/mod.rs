@@ -325,7 +325,7 @@ fn segment_with(
         || file_header(stripped).is_some()
         || title_lines && is_wiki_heading(stripped))
       || tag
-      || quoted_heading(stripped).is_some()
+      || quoted_heading(stripped).is_some() && stands_apart(lines.get(i + 1).map(|&(a, b)| &text[a..b]))
     {
       flush(out, &mut para, &mut next_block, heading);
       // The addresses right under a heading are part of it (`is_title_block`).
@@ -1006,6 +1006,16 @@ pub fn quoted_heading(line: &str) -> Option<&str> {
   (is_heading(heading) && !heading.contains('"')).then_some(heading)
 }
 
+/// Whether the line after a quoted heading (`quoted_heading`) leaves it standing apart, as
+/// markdown writes a heading: a blank line's string (`"\n",`), the list's end, or none. A
+/// program's comment (`"# load the data\n",` in a code cell) runs on into its code.
+fn stands_apart(next: Option<&str>) -> bool {
+  next.is_none_or(|line| {
+    let t = line.trim().trim_end_matches(',');
+    t == r#""\n""# || t.starts_with(']')
+  })
+}
+
 /// The title of a LaTeX sectioning command alone on its line (`\section{Ed Wood}`,
 /// `\subsection*{…}`).
 pub fn latex_heading_title(line: &str) -> Option<&str> {
@@ -1476,6 +1486,11 @@ mod tests {
       .unwrap();
     assert_eq!(text.heading, Some(heading));
     assert_eq!(quoted_heading(r##""#include <stdio.h>\n","##), None);
+    // A code cell's comment runs on into its code: no heading.
+    let mut out = Vec::new();
+    let code = "   \"source\": [\n    \"# load the data\\n\",\n    \"df = pd.read_csv(path)\"\n   ]";
+    segment_part(code, 0, 0, Granularity::Sentence, &mut out, 0);
+    assert!(out.iter().all(|s| s.kind != Kind::Heading), "{out:?}");
     assert_eq!(quoted_heading(r###""## say \"hi\"\n""###), None);
     // A diff's file heads its changes.
     assert_eq!(
