@@ -64,18 +64,18 @@ pub fn unwrapped(paragraph: &str) -> Cow<'_, str> {
 struct Line<'a> {
   start: usize,
   text: &'a str,
+  /// Its width in characters.
+  width: usize,
 }
 
 impl<'a> Line<'a> {
   fn new(paragraph: &'a str, start: usize, end: usize) -> Self {
+    let text = paragraph[start..end].trim_end();
     Line {
       start,
-      text: paragraph[start..end].trim_end(),
+      text,
+      width: text.chars().count(),
     }
-  }
-
-  fn width(&self) -> usize {
-    self.text.chars().count()
   }
 
   fn indent(&self) -> usize {
@@ -125,22 +125,22 @@ impl<'a> Run<'a> {
     }
   }
 
-  /// Whether `line` goes on the run (its bytes are a bound of its width, read first).
+  /// Whether `line` goes on the run.
   fn goes_on(&self, line: &Line) -> bool {
-    self.last.text.len() >= MIN_FILL_WIDTH
-      && self.last.width() >= MIN_FILL_WIDTH
+    self.last.width >= MIN_FILL_WIDTH
       && (self.lines == 1 || line.indent() == self.indent)
       && opens_with_word(line.content())
   }
 
   fn add(&mut self, line: Line<'a>) {
-    let last_width = self.last.width();
     if self.lines == 1 {
       self.indent = line.indent();
-      self.fill = last_width;
+      self.fill = self.last.width;
     }
-    self.least_broken = self.least_broken.min(last_width + 1 + line.first_word_width());
-    self.fill = self.fill.max(line.width());
+    self.least_broken = self
+      .least_broken
+      .min(self.last.width + 1 + line.first_word_width());
+    self.fill = self.fill.max(line.width);
     self.lines += 1;
     self.last = line;
   }
