@@ -9,6 +9,7 @@
 //! A segment is a byte range of the source text, so whatever is kept is the source's
 //! own text, byte for byte.
 
+mod captions;
 mod json;
 mod wrap;
 
@@ -169,6 +170,16 @@ fn segment_with(
     return next_block + pieces.iter().map(|p| p.block + 1).max().unwrap_or(0);
   }
   let lines = line_spans(text);
+  // Captions' sentences run on from cue to cue: the cues, their timings with them, are read
+  // as one text whose line breaks are spaces; the header over them is a block of its own.
+  if let Some(start) = captions::cues_start(text, &lines).filter(|_| granularity == Granularity::Sentence) {
+    push(out, 0, start, Kind::Text, next_block, None);
+    let cues = text[start..].replace(['\n', '\r'], " ");
+    for_each_sentence(&cues, |from, to| {
+      push(out, start + from, start + to, Kind::Text, next_block + 1, None)
+    });
+    return next_block + 2;
+  }
   let title_lines = title_lines || titles_recur(text, &lines);
   // Items that title the prose under them head it where a few do (`is_titled_item`).
   let titled_items = title_lines
