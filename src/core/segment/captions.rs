@@ -8,9 +8,7 @@ const MIN_CUES: usize = 3;
 /// over it), when the text is one: `MIN_CUES` timing lines (`00:00:04.200 --> 00:00:07.900`),
 /// each opening a cue after a blank line, its number or the file's header.
 pub fn cues_start(text: &str, lines: &[(usize, usize)]) -> Option<usize> {
-  if memchr::memmem::find(text.as_bytes(), b"-->").is_none() {
-    return None;
-  }
+  memchr::memmem::find(text.as_bytes(), b"-->")?;
   let line = |k: usize| text[lines[k].0..lines[k].1].trim();
   let timings: Vec<usize> = (0..lines.len()).filter(|&k| is_timing(line(k))).collect();
   let first = *timings.first()?;
