@@ -3,6 +3,8 @@
 //! marker's definition; relevance names a paragraph by the sources it cites; extraction
 //! brings a kept citation's definition along.
 
+use std::borrow::Cow;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::core::segment::{Kind, Segment};
@@ -70,13 +72,106 @@ pub fn markers(text: &str) -> impl Iterator<Item = &str> {
   })
 }
 
-/// The title part of a definition's target: before a URL (` https://…`, ` (https://…)`)
-/// or a ` — ` / ` - ` note.
-pub fn title_of(target: &str) -> &str {
-  let t = target.split(" http").next().unwrap_or(target);
-  let t = t.split(" (http").next().unwrap_or(t);
-  let t = t.split(" — ").next().unwrap_or(t);
-  t.trim().trim_end_matches([',', ';', '.', '-', '—']).trim()
+/// The title of what a definition's target lists, however the reference is written:
+/// `Ed Wood — https://…`, `Ed Wood. Wikipedia. https://…`, `Wikipedia: Ed Wood. https://…`,
+/// IEEE's `"Ed Wood," *Wikipedia*. [Online]. Available: https://…`, or an address alone.
+/// Where the address's last part names what the text writes (`…/wiki/Ed_Wood`), that is the
+/// title, as the text writes it; else the text without the site's name and a catalogue's
+/// words (`Online`, `Available`) at either end; else, for an address alone, what its last
+/// part names.
+pub fn title_of(target: &str) -> Cow<'_, str> {
+  let address = target
+    .split_whitespace()
+    .map(|w| w.trim_matches(['(', ')', '<', '>']))
+    .find(|w| w.contains("://"));
+  let text = target.split(" http").next().unwrap_or(target);
+  let text = text.split(" (http").next().unwrap_or(text);
+  let text = text.split(" <http").next().unwrap_or(text);
+  let text = if text.contains("://") { "" } else { text };
+  let slug = address.map(address_name).unwrap_or_default();
+  if !slug.is_empty() {
+    if let Some(at) = text.to_lowercase().find(&slug.to_lowercase()) {
+      // Lowercasing may move bytes in other scripts: the match is used only where it falls
+      // on the text's own boundaries.
+      // It is the title where it stands whole: not a word of it (`ed` of `Ed Wood`).
+      let whole = |rest: &str| !rest.trim_start().starts_with(char::is_alphanumeric);
+      if let (Some(named), Some(after)) = (text.get(at..at + slug.len()), text.get(at + slug.len()..)) {
+        if !text[..at].ends_with(char::is_alphanumeric) && whole(after) {
+          return Cow::Borrowed(named);
+        }
+      }
+    }
+  }
+  let host = address.map(host_of).unwrap_or_default();
+  let noise = |part: &str| {
+    let p = part.trim_matches(TITLE_MARKUP);
+    CATALOGUE_WORDS.iter().any(|w| p.eq_ignore_ascii_case(w))
+      || host.split('.').any(|label| label.eq_ignore_ascii_case(p))
+  };
+  // The site's name and the catalogue's words are taken off either end, part by part.
+  let mut t = text.trim_matches(TITLE_MARKUP);
+  loop {
+    let last = [". ", ", ", ": ", " \u{2014} ", " - "]
+      .iter()
+      .filter_map(|sep| t.rfind(sep).map(|at| (at, sep.len())))
+      .max();
+    if let Some((at, _)) = last.filter(|&(at, len)| noise(&t[at + len..])) {
+      t = t[..at].trim_matches(TITLE_MARKUP);
+      continue;
+    }
+    let first = [": ", ". "]
+      .iter()
+      .filter_map(|sep| t.find(sep).map(|at| (at, sep.len())))
+      .min();
+    if let Some((at, len)) = first.filter(|&(at, _)| noise(&t[..at])) {
+      t = t[at + len..].trim_matches(TITLE_MARKUP);
+      continue;
+    }
+    break;
+  }
+  if t.contains(char::is_alphabetic) && !noise(t) {
+    Cow::Borrowed(t)
+  } else {
+    Cow::Owned(slug)
+  }
+}
+
+/// What a title is wrapped in and closed by in a reference (quotes, emphasis, brackets,
+/// the punctuation after it).
+const TITLE_MARKUP: [char; 14] = [
+  '"', '\u{201c}', '\u{201d}', '*', '_', '[', ']', ',', ';', '.', ':', '-', '\u{2014}', ' ',
+];
+
+/// The words of a reference that name no work: where and how it was found.
+const CATALOGUE_WORDS: [&str; 6] = ["Online", "Available", "Retrieved", "Accessed", "Web", "Source"];
+
+/// The name an address's last part gives (`https://en.wikipedia.org/wiki/Ed_Wood` is `Ed
+/// Wood`, `…/ed-wood.html` is `ed wood`): empty for a part with no letter, or one that is
+/// not written in words (an id with digits in it).
+fn address_name(address: &str) -> String {
+  let path = address.split(['?', '#']).next().unwrap_or(address);
+  let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or(path);
+  let last = last
+    .rsplit_once('.')
+    .filter(|(_, ext)| matches!(*ext, "html" | "htm" | "md"))
+    .map_or(last, |(stem, _)| stem);
+  let wordy = last.contains(char::is_alphabetic)
+    && !last.contains(['%', '='])
+    && last.split(['_', '-']).all(|w| {
+      !w.is_empty() && w.chars().all(|c| c.is_alphabetic() || c == '\'')
+        || w.chars().all(|c| c.is_ascii_digit())
+    });
+  if wordy && !path.ends_with("://") && address.matches('/').count() > 2 {
+    last.replace(['_', '-'], " ")
+  } else {
+    String::new()
+  }
+}
+
+/// An address's host (`en.wikipedia.org`).
+fn host_of(address: &str) -> &str {
+  let rest = address.split_once("://").map_or(address, |(_, rest)| rest);
+  rest.split(['/', '?', '#']).next().unwrap_or(rest)
 }
 
 /// The sources a text lists for its citations, read from its segments: which segments
@@ -147,9 +242,9 @@ impl Sources {
     (defines.iter().filter(|&&d| d).count() >= MIN_SOURCES).then_some(Self { defines, cites })
   }
 
-  /// The title of what definition `d` lists (`Ed Wood` of `[3] Ed Wood. https://…`); none
-  /// for an address alone (`[1] https://…`).
-  pub fn title<'t>(text: &'t str, segments: &[Segment], d: usize) -> &'t str {
+  /// The title of what definition `d` lists (`Ed Wood` of `[3] Ed Wood. https://…`; see
+  /// `title_of`).
+  pub fn title<'t>(text: &'t str, segments: &[Segment], d: usize) -> Cow<'t, str> {
     let line = text[segments[d].start..segments[d].end]
       .lines()
       .next()
@@ -217,6 +312,44 @@ fn is_source_label(label: &str) -> bool {
 #[cfg(test)]
 mod tests {
   use super::*;
+
+  #[test]
+  fn a_reference_is_titled_however_it_is_written() {
+    for (target, title) in [
+      ("Ed Wood — https://en.wikipedia.org/wiki/Ed_Wood", "Ed Wood"),
+      (
+        "Ed Wood. Wikipedia. https://en.wikipedia.org/wiki/Ed_Wood",
+        "Ed Wood",
+      ),
+      (
+        "Wikipedia: Ed Wood. https://en.wikipedia.org/wiki/Ed_Wood",
+        "Ed Wood",
+      ),
+      (
+        "\"Ed Wood,\" *Wikipedia*. [Online]. Available: https://en.wikipedia.org/wiki/Ed_Wood",
+        "Ed Wood",
+      ),
+      ("https://en.wikipedia.org/wiki/Ed_Wood", "Ed Wood"),
+      ("<https://example.org/films/ed-wood.html>", "ed wood"),
+      (
+        "Santa Fe, Missouri — https://en.wikipedia.org/wiki/Santa_Fe,_Missouri",
+        "Santa Fe, Missouri",
+      ),
+      (
+        "Saul (Handel). Wikipedia. https://en.wikipedia.org/wiki/Saul_(Handel)",
+        "Saul (Handel)",
+      ),
+      (
+        "Star Wars: Episode I. Wikipedia. https://en.wikipedia.org/wiki/Star_Wars:_Episode_I",
+        "Star Wars: Episode I",
+      ),
+      ("https://example.org/items/42", ""),
+      ("https://example.org/a1b2c3", ""),
+    ] {
+      assert_eq!(title_of(target), title, "{target}");
+    }
+  }
+
   use crate::core::segment::{segment, Granularity};
 
   /// A text's segments, and the sources they list.

@@ -1,5 +1,6 @@
 //! A cleaned result cut into units, scored against the task and chosen within the budget.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -200,11 +201,19 @@ impl Report {
       // A paragraph is titled by the sources it cites: what its markers' definitions
       // name, the text of its inline links, what its source notes name.
       let span = &original[self.segments[i].start..self.segments[j - 1].end];
-      let mut title: Vec<&str> = sources
+      let mut title: Vec<Cow<str>> = sources
         .iter()
         .map(|&d| title_of(&self.definitions[d].target))
-        .chain(inline_links(span).into_iter().map(|(link, _)| link_text(link)))
-        .chain(source_notes(span).into_iter().map(|(_, named)| named.trim()))
+        .chain(
+          inline_links(span)
+            .into_iter()
+            .map(|(link, _)| link_text(link).into()),
+        )
+        .chain(
+          source_notes(span)
+            .into_iter()
+            .map(|(_, named)| named.trim().into()),
+        )
         .filter(|t| !t.is_empty() && t.len() <= MAX_LABEL)
         .collect();
       title.dedup();
@@ -214,7 +223,16 @@ impl Report {
         _ => self.segments[i].heading,
       };
       let heading = heading.map(|h| original[self.segments[h].start..self.segments[h].end].to_lowercase());
-      let headed = heading.is_some_and(|h| title.iter().any(|t| h.contains(&t.to_lowercase())));
+      // A markdown heading names it anywhere in it, a bold lead where it opens with it; a
+      // numbered section's (`2.3 Ed Wood`) is read less surely as the paragraph's title than
+      // the source it cites.
+      let headed = heading.is_some_and(|h| {
+        let lead = h.trim_start_matches(['*', '_']);
+        title.iter().any(|t| {
+          let t = t.to_lowercase();
+          h.starts_with('#') && h.contains(&t) || lead.starts_with(&t)
+        })
+      });
       if !title.is_empty() && !headed {
         titled.push_str("## ");
         titled.push_str(&title.join("; ").replace('\n', " "));

@@ -310,7 +310,7 @@ pub fn scores_with(
       .collect();
     for (i, cited) in sources.cites.iter().enumerate() {
       for &d in cited {
-        let name = source_title(Sources::title(text, segments, d));
+        let name = source_title(&Sources::title(text, segments, d));
         let k = section_of[i];
         if long_enough(&name) && named.insert((k, name.clone())) {
           title[k].push(name);
