@@ -91,9 +91,9 @@ pub fn title_of(target: &str) -> Cow<'_, str> {
   let slug = address.map(address_name).unwrap_or_default();
   if !slug.is_empty() {
     if let Some(at) = text.to_lowercase().find(&slug.to_lowercase()) {
-      // Lowercasing may move bytes in other scripts: the match is used only where it falls
-      // on the text's own boundaries.
-      // It is the title where it stands whole: not a word of it (`ed` of `Ed Wood`).
+      // It is the title where it stands whole, not a word of it (`ed` of `Ed Wood`), and
+      // where it falls on the text's own character boundaries (lowercasing may move bytes
+      // in other scripts).
       let whole = |rest: &str| !rest.trim_start().starts_with(char::is_alphanumeric);
       if let (Some(named), Some(after)) = (text.get(at..at + slug.len()), text.get(at + slug.len()..)) {
         if !text[..at].ends_with(char::is_alphanumeric) && whole(after) {
@@ -105,8 +105,9 @@ pub fn title_of(target: &str) -> Cow<'_, str> {
   let host = address.map(host_of).unwrap_or_default();
   let noise = |part: &str| {
     let p = part.trim_matches(TITLE_MARKUP);
-    CATALOGUE_WORDS.iter().any(|w| p.eq_ignore_ascii_case(w))
-      || host.split('.').any(|label| label.eq_ignore_ascii_case(p))
+    !p.is_empty()
+      && (CATALOGUE_WORDS.iter().any(|w| p.eq_ignore_ascii_case(w))
+        || host.split('.').any(|label| label.eq_ignore_ascii_case(p)))
   };
   // The site's name and the catalogue's words are taken off either end, part by part.
   let mut t = text.trim_matches(TITLE_MARKUP);
@@ -146,8 +147,8 @@ const TITLE_MARKUP: [char; 14] = [
 const CATALOGUE_WORDS: [&str; 6] = ["Online", "Available", "Retrieved", "Accessed", "Web", "Source"];
 
 /// The name an address's last part gives (`https://en.wikipedia.org/wiki/Ed_Wood` is `Ed
-/// Wood`, `…/ed-wood.html` is `ed wood`): empty for a part with no letter, or one that is
-/// not written in words (an id with digits in it).
+/// Wood`, `…/ed-wood.html` is `ed wood`): empty for a site's root, a part with no letter,
+/// or one not written in words and numbers apart (`a1b2c3`, `Saul_(Handel)`).
 fn address_name(address: &str) -> String {
   let path = address.split(['?', '#']).next().unwrap_or(address);
   let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or(path);

@@ -596,6 +596,16 @@ mod tests {
       .collect()
   }
 
+  /// The titles of the headings `cut` finds.
+  fn heading_titles(text: &str) -> Vec<&str> {
+    records(text, Granularity::Sentence)
+      .unwrap_or_default()
+      .iter()
+      .filter(|p| p.kind == Kind::Heading)
+      .filter_map(|p| json_title(&text[p.start..p.end]))
+      .collect()
+  }
+
   #[test]
   fn records_are_sections_headed_by_their_title() {
     let text = r#"[{"title":"Ed Wood","snippet":"He was a filmmaker. He acted.","score":0.9},{"title":"Tim Burton","snippet":"He directed it."}]"#;
@@ -671,12 +681,7 @@ mod tests {
     assert!(records(r#"[{"id":"1","body":"He made films."}]"#, Granularity::Sentence).is_none());
     // A message's subject is its title (Microsoft Graph's messages, an email's).
     let subjects = r#"[{"id":"1","subject":"Ed Wood","body":"He made films."},{"id":"2","subject":"Tim Burton","body":"He directed it."}]"#;
-    let titles: Vec<&str> = cut(subjects)
-      .iter()
-      .filter(|p| p.1 == Kind::Heading)
-      .filter_map(|p| json_title(p.0))
-      .collect();
-    assert_eq!(titles, ["Ed Wood", "Tim Burton"]);
+    assert_eq!(heading_titles(subjects), ["Ed Wood", "Tim Burton"]);
   }
 
   /// A title member after ids and addresses heads its record (Bing's `{"id", "name", …}`);
@@ -684,12 +689,7 @@ mod tests {
   #[test]
   fn a_title_after_ids_heads_its_record() {
     let bing = r#"{"value":[{"id":"https://api.x/#0","name":"Ed Wood","url":"https://x.org/Ed","snippet":"He made films."},{"id":"https://api.x/#1","name":"Tim Burton","snippet":"He directed it."}]}"#;
-    let titles: Vec<&str> = cut(bing)
-      .into_iter()
-      .filter(|p| p.1 == Kind::Heading)
-      .filter_map(|p| json_title(p.0))
-      .collect();
-    assert_eq!(titles, ["Ed Wood", "Tim Burton"]);
+    assert_eq!(heading_titles(bing), ["Ed Wood", "Tim Burton"]);
     // After the text, it names the record, which is a section with no heading: a block
     // of its own, the title a piece of it.
     let late = r#"[{"text":"He made films.","name":"Ed Wood"},{"text":"He directed it.","meta":{"id":2,"name":"Tim Burton"}}]"#;
