@@ -8,9 +8,13 @@ const MIN_CUES: usize = 3;
 /// over it), when the text is one: `MIN_CUES` timing lines (`00:00:04.200 --> 00:00:07.900`),
 /// each opening a cue after a blank line, its number or the file's header.
 pub fn cues_start(text: &str, lines: &[(usize, usize)]) -> Option<usize> {
-  memchr::memmem::find(text.as_bytes(), b"-->")?;
   let line = |k: usize| text[lines[k].0..lines[k].1].trim();
-  let timings: Vec<usize> = (0..lines.len()).filter(|&k| is_timing(line(k))).collect();
+  // Only the lines an arrow is on are read (a long text has few).
+  let mut timings: Vec<usize> = memchr::memmem::find_iter(text.as_bytes(), b"-->")
+    .map(|at| lines.partition_point(|&(_, end)| end < at))
+    .filter(|&k| k < lines.len() && is_timing(line(k)))
+    .collect();
+  timings.dedup();
   let first = *timings.first()?;
   let opens_cue = |k: usize| k == 0 || line(k - 1).is_empty() || is_cue_number(line(k - 1));
   if timings.len() < MIN_CUES || !timings.iter().all(|&k| opens_cue(k)) {
