@@ -1179,6 +1179,16 @@ mod tests {
       .collect()
   }
 
+  /// A message part's segments: each one's kind, text and heading.
+  fn part(text: &str) -> Vec<(Kind, &str, Option<usize>)> {
+    let mut out = Vec::new();
+    segment_part(text, 0, 0, Granularity::Sentence, &mut out, 0);
+    out
+      .iter()
+      .map(|s| (s.kind, &text[s.start..s.end], s.heading))
+      .collect()
+  }
+
   #[test]
   fn a_sentence_filled_over_lines_is_one_segment() {
     // An org-mode entry: its drawer's lines stay lines, its quote's filled lines are read
@@ -1441,15 +1451,9 @@ mod tests {
     assert!(!is_table_header("[1]") && !is_table_header("[The command completed.]"));
     // Records of fields one after another, no blank line between (`Source: …` over
     // `Content: …`, as a retriever joins its documents): the title field opens each.
-    let mut out = Vec::new();
     let joined = "Source: https://x.org/wiki/Ed_Wood\nContent: Ed Wood was a director.\nSource: https://x.org/wiki/Tim_Burton\nContent: Tim Burton is one.";
-    segment_part(joined, 0, 0, Granularity::Sentence, &mut out, 0);
-    let pieces: Vec<(Kind, &str, Option<usize>)> = out
-      .iter()
-      .map(|s| (s.kind, &joined[s.start..s.end], s.heading))
-      .collect();
     assert_eq!(
-      pieces,
+      part(joined),
       [
         (Kind::Heading, "Source: https://x.org/wiki/Ed_Wood", None),
         (Kind::Text, "Content: Ed Wood was a director.", Some(0)),
@@ -1459,15 +1463,9 @@ mod tests {
     );
     // A search's matches in documents: the document heads its matches; a program's lines
     // are no document's.
-    let mut out = Vec::new();
     let found = "wiki/Ed_Wood.txt:1:Ed Wood was a director.\nwiki/Ed_Wood.txt:4:He made films.\n\nnotes/Tim_Burton.md:2:Tim Burton is one.\nsrc/a.ts:12:  return 1";
-    segment_part(found, 0, 0, Granularity::Sentence, &mut out, 0);
-    let pieces: Vec<(Kind, &str, Option<usize>)> = out
-      .iter()
-      .map(|s| (s.kind, &found[s.start..s.end], s.heading))
-      .collect();
     assert_eq!(
-      pieces,
+      part(found),
       [
         (Kind::Heading, "wiki/Ed_Wood.txt:1:", None),
         (Kind::Text, "Ed Wood was a director.", Some(0)),
@@ -1483,39 +1481,38 @@ mod tests {
     assert_eq!(file_header("=== notes/a.md ==="), Some("notes/a.md"));
     assert_eq!(file_header("--- src/lib ---"), Some("src/lib"));
     // A notebook's markdown, a JSON string a line: its heading heads what follows.
-    let mut out = Vec::new();
     let notebook = "{\n \"cells\": [\n  {\n   \"cell_type\": \"markdown\",\n   \"source\": [\n    \"## Ed Wood\\n\",\n    \"\\n\",\n    \"Ed Wood was a director.\"\n   ]\n  }\n ]\n}";
-    segment_part(notebook, 0, 0, Granularity::Sentence, &mut out, 0);
-    let heading = out.iter().position(|s| s.kind == Kind::Heading).unwrap();
-    assert_eq!(
-      &notebook[out[heading].start..out[heading].end],
-      r###""## Ed Wood\n","###
-    );
-    let text = out
-      .iter()
-      .find(|s| notebook[s.start..s.end].contains("director"))
-      .unwrap();
-    assert_eq!(text.heading, Some(heading));
+    let cells = part(notebook);
+    let heading = cells.iter().position(|s| s.0 == Kind::Heading).unwrap();
+    assert_eq!(cells[heading].1, r###""## Ed Wood\n","###);
+    let text = cells.iter().find(|s| s.1.contains("director")).unwrap();
+    assert_eq!(text.2, Some(heading));
     assert_eq!(quoted_heading(r##""#include <stdio.h>\n","##), None);
     // A code cell's comment runs on into its code: no heading.
-    let mut out = Vec::new();
     let code = "   \"source\": [\n    \"# load the data\\n\",\n    \"df = pd.read_csv(path)\"\n   ]";
-    segment_part(code, 0, 0, Granularity::Sentence, &mut out, 0);
-    assert!(out.iter().all(|s| s.kind != Kind::Heading), "{out:?}");
+    assert!(part(code).iter().all(|s| s.0 != Kind::Heading));
     assert_eq!(quoted_heading(r###""## say \"hi\"\n""###), None);
     // A diff's file heads its changes.
     assert_eq!(
       file_header("diff --git a/wiki/Ed_Wood.md b/wiki/Ed_Wood.md"),
       Some("wiki/Ed_Wood.md")
     );
-    let mut out = Vec::new();
     let diff = "diff --git a/wiki/Ed_Wood.md b/wiki/Ed_Wood.md\nnew file mode 100644\n+Ed Wood was a director.\ndiff --git a/src/a.ts b/src/a.ts\n-  return 1\n+  return 2";
-    segment_part(diff, 0, 0, Granularity::Sentence, &mut out, 0);
-    let heads: Vec<(&str, Option<usize>)> = out.iter().map(|s| (&diff[s.start..s.end], s.heading)).collect();
-    assert_eq!(heads[0], ("diff --git a/wiki/Ed_Wood.md b/wiki/Ed_Wood.md", None));
-    assert_eq!(heads[2], ("+Ed Wood was a director.", Some(0)));
-    assert_eq!(heads[3], ("diff --git a/src/a.ts b/src/a.ts", None));
-    assert_eq!(heads[5], ("+  return 2", Some(3)));
+    let heads = part(diff);
+    assert_eq!(
+      heads[0],
+      (
+        Kind::Heading,
+        "diff --git a/wiki/Ed_Wood.md b/wiki/Ed_Wood.md",
+        None
+      )
+    );
+    assert_eq!(heads[2], (Kind::Text, "+Ed Wood was a director.", Some(0)));
+    assert_eq!(
+      heads[3],
+      (Kind::Heading, "diff --git a/src/a.ts b/src/a.ts", None)
+    );
+    assert_eq!(heads[5], (Kind::Item, "+  return 2", Some(3)));
     for no in [
       "-- a.md",
       "--- src/ ---",
