@@ -4,6 +4,7 @@
 //! brings a kept citation's definition along.
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -25,48 +26,215 @@ pub fn definition(line: &str) -> Option<(&str, &str)> {
 }
 
 /// A line that may define a marker without the colon, as references are often listed:
-/// `[1] Title — https://…`, `1. Title (https://…)`, `2) Title`. It defines `[1]` only
-/// where the text cites `[1]` (see `Report::parse`): otherwise it is an item of a list.
-pub fn listed_definition(line: &str) -> Option<(&str, &str)> {
-  let l = line.trim();
-  let (label, target) = match l.strip_prefix('[') {
-    Some(rest) => {
-      let close = rest.find(']')?;
-      (&rest[..close], &rest[close + 1..])
+/// `[1] Title — https://…`, `1. Title (https://…)`, `2) Title`, `- [1] Title`, `^1^ Title`,
+/// `¹ Title`, or a line that stands at an anchor (`<a id="ref-1"></a>1. Title`,
+/// `<li id="fn1">…`), which a link to it cites (`#ref-1`). It defines `[1]` only where the
+/// text cites `[1]` (see `Report::parse`): otherwise it is an item of a list.
+pub fn listed_definition(line: &str) -> Option<(Cow<'_, str>, &str)> {
+  let mut l = line.trim();
+  // The tags the line opens with; the last anchor among them is its label.
+  let mut anchor = None;
+  while l.starts_with('<') && marker_at(l, 0).is_none() {
+    let close = memchr::memchr(b'>', window(l, MAX_TAGGED))?;
+    let tag = &l[1..close];
+    match attribute(tag, "id").or_else(|| attribute(tag, "name")) {
+      Some(id) if is_label_word(id) => anchor = Some(id),
+      _ if tag.starts_with('/') => {}
+      _ => break,
     }
+    l = l[close + 1..].trim_start();
+  }
+  // A bullet before a marker (`- [1] Title`), not before a list's own number.
+  if let Some(rest) = l
+    .strip_prefix(['-', '*', '+'])
+    .filter(|rest| rest.starts_with(' ') && marker_at(rest.trim_start(), 0).is_some())
+  {
+    l = rest.trim_start();
+  }
+  let (label, target) = match marker_at(l, 0) {
+    // `[text](url)` is a link and `[1]:` a definition of the strict form.
+    Some(m) if !l[m.span.end..].starts_with(':') => (m.label, l[m.span.end..].strip_prefix([' ', '\t'])?),
+    Some(_) => return None,
     None => {
       let digits = l.bytes().take_while(u8::is_ascii_digit).count();
-      let rest = l[digits..].strip_prefix(['.', ')'])?;
-      (&l[..digits], rest)
+      match l[digits..].strip_prefix(['.', ')']) {
+        Some(rest) if digits > 0 => (Cow::Borrowed(&l[..digits]), rest.strip_prefix([' ', '\t'])?),
+        _ if anchor.is_some() => (Cow::Borrowed(""), l),
+        _ => return None,
+      }
     }
   };
-  // `[text](url)` is a link, `[1]:` a definition of the strict form.
-  let bracketed = l.starts_with('[');
-  if bracketed && target.starts_with(['(', ':']) {
-    return None;
-  }
-  let target = target.strip_prefix([' ', '\t'])?.trim();
-  (!label.is_empty() && label.len() <= MAX_LABEL && !label.contains(['[', ']', ' ']) && !target.is_empty())
-    .then_some((label, target))
+  let target = target.trim();
+  let label = match anchor {
+    Some(id) => Cow::Owned(format!("#{id}")),
+    None => label,
+  };
+  (!label.is_empty()
+    && label.len() <= MAX_LABEL + 1
+    && !label.contains(['[', ']', ' '])
+    && !target.is_empty())
+  .then_some((label, target))
 }
 
-/// The labels of `[label]` markers in `text` (not inline links `[text](url)`).
-pub fn markers(text: &str) -> impl Iterator<Item = &str> {
+/// A citation marker as prose writes it: `[3]`, `[^note]`, pandoc's `^3^`, superscript
+/// digits (`³`), or a link to the anchor its reference stands at (`[3](#ref-3)`,
+/// `<a href="#fn3">3</a>`); any of them may stand in `<sup>…</sup>`.
+#[derive(Debug, PartialEq)]
+pub struct Marker<'t> {
+  /// What it cites by: its label (`3`, `^note`) or the anchor it links to (`#ref-3`).
+  pub label: Cow<'t, str>,
+  /// Its bytes in the text.
+  pub span: Range<usize>,
+}
+
+impl Marker<'_> {
+  /// Whether it links to its reference's anchor (`[3](#ref-3)`): no index or exponent is
+  /// written so, as `[3]`, `³` and `^3^` may be.
+  pub fn linked(&self) -> bool {
+    self.label.starts_with('#')
+  }
+}
+
+/// The marker that starts at byte `at` of `text`, if one does.
+pub fn marker_at(text: &str, at: usize) -> Option<Marker<'_>> {
+  let rest = text.get(at..)?;
+  if let Some(inner) = rest.strip_prefix("<sup>") {
+    // `<sup>3</sup>`, `<sup>[3](#ref-3)</sup>`, `<sup><a href="#fn3">3</a></sup>`.
+    let close = memchr::memmem::find(window(inner, MAX_TAGGED), b"</sup>")?;
+    let body = &inner[..close];
+    let len = 5 + close + 6;
+    if is_label_word(body) {
+      return Some(Marker {
+        label: Cow::Borrowed(body),
+        span: at..at + len,
+      });
+    }
+    let m = marker_at(body, 0).filter(|m| m.span.end == body.len())?;
+    return Some(Marker {
+      label: m.label,
+      span: at..at + len,
+    });
+  }
+  if let Some(inner) = rest.strip_prefix("<a ") {
+    // `<a href="#fn3">3</a>`: an anchor link with a label's text.
+    let open = memchr::memchr(b'>', window(inner, MAX_TAGGED))?;
+    let (attributes, after) = (&inner[..open], &inner[open + 1..]);
+    let anchor = attribute(attributes, "href")?.strip_prefix('#')?;
+    let shown = &after[..memchr::memmem::find(window(after, MAX_TAGGED), b"</a>")?];
+    let len = 3 + open + 1 + shown.len() + 4;
+    return (is_label_word(anchor)
+      && is_label_word(shown.trim_start_matches(['[', '(']).trim_end_matches([']', ')'])))
+    .then(|| Marker {
+      label: Cow::Owned(format!("#{anchor}")),
+      span: at..at + len,
+    });
+  }
+  if let Some(inner) = rest.strip_prefix('[') {
+    // Within `MAX_LABEL` bytes, so a megabyte of `[` is searched no further than that.
+    let close = memchr::memchr(b']', window(inner, MAX_LABEL + 1))?;
+    let label = &inner[..close];
+    if label.is_empty() || label.contains(['[', '\n']) {
+      return None;
+    }
+    let after = &inner[close + 1..];
+    if let Some(link) = after.strip_prefix("(#") {
+      // `[3](#ref-3)`: it cites what stands at the anchor.
+      let end = link.find(')')?;
+      return is_label_word(&link[..end]).then(|| Marker {
+        label: Cow::Owned(format!("#{}", &link[..end])),
+        span: at..at + close + 5 + end,
+      });
+    }
+    return (!after.starts_with(['(', ':'])).then(|| Marker {
+      label: Cow::Borrowed(label),
+      span: at..at + close + 2,
+    });
+  }
+  if let Some(inner) = rest.strip_prefix('^') {
+    // `^3^`, pandoc's superscript.
+    let close = memchr::memchr(b'^', window(inner, MAX_LABEL + 1))?;
+    let label = &inner[..close];
+    return is_label_word(label).then(|| Marker {
+      label: Cow::Borrowed(label),
+      span: at..at + close + 2,
+    });
+  }
+  // Superscript digits: `³`, `¹²`.
+  let digits: String = rest.chars().map_while(superscript_digit).collect();
+  if digits.is_empty() {
+    return None;
+  }
+  let len: usize = rest.chars().take(digits.len()).map(char::len_utf8).sum();
+  Some(Marker {
+    label: Cow::Owned(digits),
+    span: at..at + len,
+  })
+}
+
+/// How far a tag's closing (`</sup>`) is looked for: a marker's markup with its label.
+const MAX_TAGGED: usize = 4 * MAX_LABEL;
+
+/// The first `len` bytes of `text` at most.
+fn window(text: &str, len: usize) -> &[u8] {
+  &text.as_bytes()[..text.len().min(len)]
+}
+
+/// A label as markup writes one: a short word of letters, digits, `-` and `_` (`3`,
+/// `ref-3`, `fn_3`).
+fn is_label_word(word: &str) -> bool {
+  !word.is_empty()
+    && word.len() <= MAX_LABEL
+    && word
+      .bytes()
+      .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
+}
+
+/// The ASCII digit a superscript digit writes (`³` is `3`).
+fn superscript_digit(c: char) -> Option<char> {
+  match c {
+    '\u{2070}' => Some('0'),
+    '\u{00b9}' => Some('1'),
+    '\u{00b2}' => Some('2'),
+    '\u{00b3}' => Some('3'),
+    '\u{2074}'..='\u{2079}' => char::from_digit(c as u32 - 0x2070, 10),
+    _ => None,
+  }
+}
+
+/// The value of `name="…"` among a tag's attributes.
+fn attribute<'a>(attributes: &'a str, name: &str) -> Option<&'a str> {
+  let mut from = 0;
+  while let Some(p) = attributes[from..].find(name) {
+    let at = from + p;
+    let before = attributes[..at].chars().next_back();
+    let rest = &attributes[at + name.len()..];
+    if before.is_none_or(char::is_whitespace) {
+      if let Some(value) = rest.strip_prefix("=\"").or_else(|| rest.strip_prefix("='")) {
+        return value.find(['"', '\'']).map(|end| &value[..end]);
+      }
+    }
+    from = at + name.len();
+  }
+  None
+}
+
+/// The markers in `text`, in order (not inline links `[text](url)`, nor a definition's
+/// `[k]:`).
+pub fn markers(text: &str) -> impl Iterator<Item = Marker<'_>> {
   let bytes = text.as_bytes();
   let mut i = 0;
   std::iter::from_fn(move || {
-    while let Some(open) = memchr::memchr(b'[', &bytes[i..]) {
-      let at = i + open;
-      i = at + 1;
-      // A label closes within `MAX_LABEL` bytes: the search stops there.
-      let window = &bytes[at + 1..bytes.len().min(at + 2 + MAX_LABEL)];
-      if let Some(len) = memchr::memchr(b']', window) {
-        let label = &text[at + 1..at + 1 + len];
-        let after = bytes.get(at + 2 + len).copied();
-        if !label.is_empty() && !label.contains(['[', '\n']) && after != Some(b'(') && after != Some(b':') {
-          return Some(label);
-        }
+    // A marker opens with `[`, `^`, `<` or a superscript digit's first byte.
+    while let Some(p) = bytes[i..]
+      .iter()
+      .position(|&b| matches!(b, b'[' | b'^' | b'<' | 0xc2 | 0xe2))
+    {
+      let at = i + p;
+      if let Some(m) = marker_at(text, at) {
+        i = m.span.end;
+        return Some(m);
       }
+      i = at + 1;
     }
     None
   })
@@ -80,6 +248,9 @@ pub fn markers(text: &str) -> impl Iterator<Item = &str> {
 /// words (`Online`, `Available`) at either end; else, for an address alone, what its last
 /// part names.
 pub fn title_of(target: &str) -> Cow<'_, str> {
+  if let Some(plain) = untagged(target) {
+    return Cow::Owned(title_of(&plain).into_owned());
+  }
   let address = target
     .split_whitespace()
     .map(|w| w.trim_matches(['(', ')', '<', '>']))
@@ -137,6 +308,40 @@ pub fn title_of(target: &str) -> Cow<'_, str> {
   }
 }
 
+/// `text` without its HTML tags, the addresses their links hold after it
+/// (`<a href="https://…/Ed_Wood">Ed Wood</a> — Wikipedia` is `Ed Wood — Wikipedia
+/// https://…/Ed_Wood`): `None` for a text with no tag.
+fn untagged(text: &str) -> Option<String> {
+  let mut plain = String::new();
+  let mut addresses = String::new();
+  let mut rest = text;
+  while let Some(open) = rest.find('<') {
+    let Some(close) = rest[open..].find('>') else {
+      break;
+    };
+    // A tag's name ends at a space, `/` or `>` (`<https://…>` is an address, kept).
+    let tag = rest[open + 1..open + close].trim_start_matches('/');
+    let name = tag.bytes().take_while(u8::is_ascii_alphanumeric).count();
+    if name == 0 || !matches!(tag.as_bytes().get(name), None | Some(b' ' | b'/' | b'\t')) {
+      plain.push_str(&rest[..=open]);
+      rest = &rest[open + 1..];
+      continue;
+    }
+    plain.push_str(&rest[..open]);
+    if let Some(address) = attribute(&rest[open + 1..open + close], "href") {
+      addresses.push(' ');
+      addresses.push_str(address);
+    }
+    rest = &rest[open + close + 1..];
+  }
+  if plain.len() + rest.len() == text.len() {
+    return None;
+  }
+  plain.push_str(rest);
+  plain.push_str(&addresses);
+  Some(plain)
+}
+
 /// What a title is wrapped in and closed by in a reference (quotes, emphasis, brackets,
 /// the punctuation after it).
 const TITLE_MARKUP: [char; 14] = [
@@ -186,21 +391,25 @@ pub struct Sources {
 
 impl Sources {
   /// `None` when fewer than `MIN_SOURCES` segments define a label another cites (most
-  /// texts: found by reading only the segments that open with `[`).
+  /// texts: found by reading only the segments that open as a marker, a tag or a bullet
+  /// does; a list's own numbers define nothing here).
   pub fn read(text: &str, segments: &[Segment]) -> Option<Self> {
     let mut defined: FxHashMap<String, usize> = FxHashMap::default();
     for (i, s) in segments.iter().enumerate() {
-      let t = &text[s.start..s.end];
-      if !t.trim_start().starts_with('[') {
+      let t = text[s.start..s.end].trim_start();
+      if !t.starts_with(|c: char| {
+        matches!(c, '[' | '^' | '<' | '-' | '*' | '+') || superscript_digit(c).is_some()
+      }) {
         continue;
       }
-      if let Some((label, target)) = t
-        .lines()
-        .next()
-        .and_then(|l| definition(l).or_else(|| listed_definition(l)))
-      {
+      let line = t.lines().next().unwrap_or_default();
+      let read = match definition(line) {
+        Some((label, target)) => Some((Cow::Borrowed(label), target)),
+        None => listed_definition(line),
+      };
+      if let Some((label, target)) = read {
         // A source is named or addressed: `[1] 627` is a shell's job number.
-        if is_source_label(label) && target.contains(char::is_alphabetic) {
+        if is_source_label(&label) && target.contains(char::is_alphabetic) {
           defined.entry(label.to_lowercase()).or_insert(i);
         }
       }
@@ -225,13 +434,12 @@ impl Sources {
       let t = &text[s.start..s.end];
       // Where the last marker cited ended: one right after it cites too (`films [3][4]`).
       let mut run_end = None;
-      for label in markers(t) {
-        let open = label.as_ptr() as usize - t.as_ptr() as usize - 1;
-        if !(run_end == Some(open) || cites_as_prose(t, label)) || !is_source_label(label) {
+      for m in markers(t) {
+        if !(run_end == Some(m.span.start) || cites_as_prose(t, &m)) || !is_source_label(&m.label) {
           continue;
         }
-        run_end = Some(open + label.len() + 2);
-        if let Some(&d) = defined.get(&label.to_lowercase()) {
+        run_end = Some(m.span.end);
+        if let Some(&d) = defined.get(&m.label.to_lowercase()) {
           if seen.insert((i, d)) {
             cites[i].push(d);
             defines[d] = true;
@@ -251,20 +459,25 @@ impl Sources {
       .next()
       .unwrap_or_default();
     definition(line)
-      .or_else(|| listed_definition(line))
-      .map(|(_, target)| title_of(target))
+      .map(|(_, target)| target)
+      .or_else(|| listed_definition(line).map(|(_, target)| target))
+      .map(title_of)
       .filter(|title| !title.contains("://"))
       .unwrap_or_default()
   }
 }
 
-/// Whether the marker `label` (a slice of `text`) stands as prose cites: after a space or
-/// a sentence's punctuation (`… films [3]`, `… films.[3]`), or right after a word where the
-/// sentence or the line ends with it (`… films[3].`, `films[3][4]`); not as code indexes
-/// (`coeff[1], limit`, `args[1].is_Integer`, `f(x)[1]`).
-fn cites_as_prose(text: &str, label: &str) -> bool {
-  let open = label.as_ptr() as usize - text.as_ptr() as usize - 1;
-  let after = &text[open + label.len() + 2..];
+/// Whether marker `m` of `text` stands as prose cites: a link to an anchor wherever it
+/// stands, another after a space or a sentence's punctuation (`… films [3]`, `… films.³`),
+/// or right after a word where the sentence or the line ends with it (`… films[3].`,
+/// `films[3][4]`); not as code indexes (`coeff[1], limit`, `args[1].is_Integer`,
+/// `f(x)[1]`) or exponents (`A¹ homotopy`).
+fn cites_as_prose(text: &str, m: &Marker) -> bool {
+  if m.linked() {
+    return true;
+  }
+  let open = m.span.start;
+  let after = &text[m.span.end..];
   match text[..open].chars().next_back() {
     None => true,
     Some(c)
@@ -284,19 +497,13 @@ fn cites_as_prose(text: &str, label: &str) -> bool {
   }
 }
 
-/// The bytes of the citation markers `text` opens with (`[3]`, `[3][4] `, `[^note]`), and
-/// the spaces after them: a sentence's markers after its full stop, which belong to it.
+/// The bytes of the citation markers `text` opens with (`[3]`, `[3][4] `, `[^note]`, `³`),
+/// and the spaces after them: a sentence's markers after its full stop, which belong to it.
 pub fn leading_markers(text: &str) -> usize {
-  let mut rest = text;
   let mut end = 0;
-  while let Some(inner) = rest.strip_prefix('[') {
-    match inner.find(']') {
-      Some(close) if close > 0 && close <= MAX_LABEL && is_source_label(&inner[..close]) => {
-        rest = inner[close + 1..].trim_start_matches([' ', '\t']);
-        end = text.len() - rest.len();
-      }
-      _ => break,
-    }
+  while let Some(m) = marker_at(text, end).filter(|m| is_source_label(&m.label)) {
+    let rest = &text[m.span.end..];
+    end = m.span.end + rest.len() - rest.trim_start_matches([' ', '\t']).len();
   }
   end
 }
@@ -304,10 +511,11 @@ pub fn leading_markers(text: &str) -> usize {
 /// Sources are listed two at least: a text citing one source names it where it cites it.
 const MIN_SOURCES: usize = 2;
 
-/// A label that numbers a source (`3`) or names a footnote (`^note`): not a log line's
-/// level (`[INFO] …`) or a program's tag, which recur as markers do.
+/// A label that numbers a source (`3`), names a footnote (`^note`) or an anchor
+/// (`#ref-3`): not a log line's level (`[INFO] …`) or a program's tag, which recur as
+/// markers do.
 fn is_source_label(label: &str) -> bool {
-  label.bytes().all(|b| b.is_ascii_digit()) || label.starts_with('^')
+  label.bytes().all(|b| b.is_ascii_digit()) || label.starts_with(['^', '#'])
 }
 
 #[cfg(test)]
@@ -394,12 +602,124 @@ mod tests {
   #[test]
   fn markers_close_within_a_label_s_length() {
     assert_eq!(
-      markers("a [1] b [^x] c [text](u) d [k]: e").collect::<Vec<_>>(),
+      markers("a [1] b [^x] c [text](u) d [k]: e")
+        .map(|m| m.label)
+        .collect::<Vec<_>>(),
       ["1", "^x"]
     );
     let long = format!("[{}]", "x".repeat(MAX_LABEL + 1));
     assert_eq!(markers(&long).count(), 0);
     assert_eq!(markers(&"[".repeat(1 << 20)).count(), 0);
+  }
+
+  /// A marker is read however it is written, and so is the line that defines it: each
+  /// writing's list of sources is read with what cites it.
+  #[test]
+  fn markers_and_their_definitions_are_read_however_written() {
+    for (marker, label) in [
+      ("[3]", "3"),
+      ("[^ed-wood]", "^ed-wood"),
+      ("^3^", "3"),
+      ("\u{b3}", "3"),
+      ("\u{b9}\u{2070}", "10"),
+      ("<sup>3</sup>", "3"),
+      ("[3](#ref-3)", "#ref-3"),
+      ("<sup>[3](#ref-3)</sup>", "#ref-3"),
+      ("<sup><a href=\"#fn3\">3</a></sup>", "#fn3"),
+      ("<a href=\"#fn3\">[3]</a>", "#fn3"),
+    ] {
+      let text = format!("He made films.{marker} Then more.");
+      let found: Vec<Marker> = markers(&text).collect();
+      assert_eq!(found.len(), 1, "{marker}");
+      assert_eq!(
+        (found[0].label.as_ref(), &text[found[0].span.clone()]),
+        (label, marker)
+      );
+    }
+    // Not markers: a link, a strict definition's label, an unclosed caret, a tag.
+    assert_eq!(
+      markers("[a](https://x.org) [1]: y x^2 <b>bold</b> <sup>a b</sup>").count(),
+      0
+    );
+    for (line, label, target) in [
+      ("[3] Ed Wood. https://x.org/ed", "3", "Ed Wood. https://x.org/ed"),
+      (
+        "- [3] Ed Wood: https://x.org/ed",
+        "3",
+        "Ed Wood: https://x.org/ed",
+      ),
+      ("3. Ed Wood", "3", "Ed Wood"),
+      ("^3^ Ed Wood, Wikipedia", "3", "Ed Wood, Wikipedia"),
+      ("\u{b3} Ed Wood", "3", "Ed Wood"),
+      ("<a id=\"ref-3\"></a>3. Ed Wood", "#ref-3", "Ed Wood"),
+      (
+        "<li id=\"fn3\"><a href=\"https://x.org/ed\">Ed Wood</a></li>",
+        "#fn3",
+        "<a href=\"https://x.org/ed\">Ed Wood</a></li>",
+      ),
+    ] {
+      assert_eq!(
+        listed_definition(line),
+        Some((Cow::Borrowed(label), target)),
+        "{line}"
+      );
+    }
+    for line in [
+      "- 3. Ed Wood",
+      "- Ed Wood",
+      "[see also] x",
+      "<p>Ed Wood</p>",
+      "[3](https://x.org) Ed",
+    ] {
+      assert_eq!(listed_definition(line), None, "{line}");
+    }
+    // An exponent cites nothing (`A¹ homotopy`), as a code index does not.
+    let text = "Ed Wood made westerns, horror and science fiction films.\u{b9} Born in Burbank.\u{b2} Morel wrote on A\u{b9} homotopy theory.\n\n\u{b9} Ed Wood\n\u{b2} Burbank";
+    let (segments, sources) = read(text);
+    let morel = segments
+      .iter()
+      .position(|s| text[s.start..s.end].contains("Morel"))
+      .unwrap();
+    assert!(sources.unwrap().cites[morel].is_empty());
+    assert_eq!(
+      title_of("<a href=\"https://en.wikipedia.org/wiki/Ed_Wood\">Ed Wood</a> — Wikipedia</li>"),
+      "Ed Wood"
+    );
+    for (cited, listed) in [
+      (
+        "films.^1^ Born in Burbank.^2^",
+        "^1^ Ed Wood, https://x.org/ed\n^2^ Burbank, https://x.org/b",
+      ),
+      (
+        "films.\u{b9} Born in Burbank.\u{b2}",
+        "\u{b9} Ed Wood\n\u{b2} Burbank",
+      ),
+      (
+        "films.<sup>[1](#r1)</sup> Born in Burbank.<sup>[2](#r2)</sup>",
+        "<a id=\"r1\"></a>1. Ed Wood\n<a id=\"r2\"></a>2. Burbank",
+      ),
+      (
+        "films. [1] Born in Burbank. [2]",
+        "- [1] Ed Wood: https://x.org/ed\n- [2] Burbank: https://x.org/b",
+      ),
+    ] {
+      let text = format!(
+        "Ed Wood made low-budget westerns, horror and science fiction {cited} He died in 1978.\n\n{listed}"
+      );
+      let (segments, sources) = read(&text);
+      let sources = sources.unwrap_or_else(|| panic!("{text}"));
+      let films = segments
+        .iter()
+        .position(|s| text[s.start..s.end].contains("made"))
+        .unwrap();
+      let d = sources.cites[films][0];
+      // The marker after the full stop is the sentence's.
+      assert!(
+        text[segments[films].start..segments[films].end].ends_with(cited.split(" Born").next().unwrap()),
+        "{text}"
+      );
+      assert_eq!(Sources::title(&text, &segments, d), "Ed Wood", "{text}");
+    }
   }
 
   #[test]

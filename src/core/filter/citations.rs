@@ -1,7 +1,11 @@
 //! Citations in a result: definitions (`[k]: target`, footnotes) and the forms that
 //! use them (markers, inline links, bare URLs, `(source: …)` notes, `file.ts:42`).
 
-use crate::core::citations::MAX_LABEL;
+use std::ops::Range;
+
+use rustc_hash::FxHashMap;
+
+use crate::core::citations::{marker_at, MAX_LABEL};
 use crate::core::segment::{Kind, Segment};
 
 /// `[text](url)` links and their targets.
@@ -14,7 +18,11 @@ pub(super) fn inline_links(text: &str) -> Vec<(&str, &str)> {
     let end = text[mid + 2..].find(')').map(|e| mid + 2 + e);
     if let (Some(start), Some(end)) = (start, end) {
       let target = &text[mid + 2..end];
-      if !target.contains(char::is_whitespace) && !text[start + 1..mid].contains('\n') {
+      // A link to an anchor (`[3](#ref-3)`) is a marker (`markers`), not a source.
+      if !target.contains(char::is_whitespace)
+        && !target.starts_with('#')
+        && !text[start + 1..mid].contains('\n')
+      {
         out.push((&text[start..=end], target));
       }
     }
@@ -57,7 +65,11 @@ pub(super) fn bare_urls(text: &str) -> Vec<&str> {
   out
 }
 
-/// `(source: …)` notes: the whole note and what it names.
+/// Source notes, each whole and what it names: `(source: …)` wherever it stands, and an
+/// annotation that ends sentence after sentence with the same words: a parenthesis
+/// (`… (Ed Wood).`, `… films. **(Ed Wood)**`, `… (Wikipedia, "Ed Wood").`) or a dash's
+/// tail at a line's end (`- … — Source: Ed Wood`). What recurs so at the ends of sentences
+/// is where they come from, not what they say.
 pub(super) fn source_notes(text: &str) -> Vec<(&str, &str)> {
   let mut out = Vec::new();
   let lower = text.to_ascii_lowercase();
@@ -72,6 +84,164 @@ pub(super) fn source_notes(text: &str) -> Vec<(&str, &str)> {
       out.push((&text[start..=end], named));
     }
     from = end;
+  }
+  let mut tails = closing_parentheses(text);
+  tails.extend(dash_tails(text));
+  let mut uses: FxHashMap<String, usize> = FxHashMap::default();
+  for (_, named) in &tails {
+    *uses.entry(named.to_lowercase()).or_default() += 1;
+  }
+  tails.retain(|(_, named)| uses[&named.to_lowercase()] >= MIN_NOTE_USES);
+  // Notes are how a text cites where they end a good share of its sentences, not where an
+  // acronym's parentheses (`… League (AFL).`) recur twice among hundreds.
+  let ends = memchr::memchr3_iter(b'.', b'!', b'?', text.as_bytes())
+    .filter(|&at| text.as_bytes().get(at + 1).is_none_or(u8::is_ascii_whitespace))
+    .count();
+  if (tails.len() as f32) < MIN_NOTE_SHARE * ends as f32 {
+    tails.clear();
+  }
+  let mut names: Vec<&str> = tails.iter().map(|(_, named)| *named).collect();
+  names_apart(&mut names);
+  for ((_, named), name) in tails.iter_mut().zip(names) {
+    *named = name;
+  }
+  // Where an explicit note is, no other stands (`(source: Ed Wood)` ends sentences too).
+  let explicit: Vec<Range<usize>> = out.iter().map(|(note, _)| span(text, note)).collect();
+  out.extend(tails.into_iter().filter(|(note, _)| {
+    let at = span(text, note);
+    !explicit.iter().any(|e| e.start < at.end && at.start < e.end)
+  }));
+  out.sort_by_key(|(note, _)| note.as_ptr() as usize);
+  out
+}
+
+/// Where `piece`, a slice of `text`, stands in it.
+pub(super) fn span(text: &str, piece: &str) -> Range<usize> {
+  let start = piece.as_ptr() as usize - text.as_ptr() as usize;
+  start..start + piece.len()
+}
+
+/// What each of a text's notes names apart from the others: a part that all share (the
+/// site of `Wikipedia, "Ed Wood"`) names none of them, nor do the quotes and emphasis
+/// around a title.
+pub(super) fn names_apart(names: &mut [&str]) {
+  if names.iter().all(|n| *n == names[0]) {
+    return;
+  }
+  fn first(n: &str) -> Option<&str> {
+    n.split_once(", ").map(|(a, _)| a)
+  }
+  fn last(n: &str) -> Option<&str> {
+    n.rsplit_once(", ").map(|(_, b)| b)
+  }
+  let shared = |part: fn(&str) -> Option<&str>| {
+    let one = part(names[0])?;
+    names.iter().all(|n| part(n) == Some(one)).then_some(one.len())
+  };
+  let (head, tail) = (shared(first), shared(last));
+  for name in names.iter_mut() {
+    if let Some(len) = head {
+      *name = &name[len + 2..];
+    }
+    if let Some(len) = tail.filter(|&len| len + 2 <= name.len()) {
+      *name = &name[..name.len() - len - 2];
+    }
+    *name = name.trim_matches(['"', '\u{201c}', '\u{201d}', '*', '_']);
+  }
+}
+
+/// A line that attributes the paragraph before it (`— Wikipedia, *Ed Wood*`, a quote's
+/// `> — Ed Wood`): what it names, a name (a capital or a title's markup first), not the
+/// rest of a sentence that a fill broke at a dash (`– 169) was …`).
+pub(super) fn attribution(line: &str) -> Option<&str> {
+  let l = line.trim_start_matches(|c: char| c == '>' || c.is_whitespace());
+  let named = ["\u{2014} ", "\u{2015} ", "\u{2013} ", "-- "]
+    .iter()
+    .find_map(|dash| l.strip_prefix(dash))?
+    .trim();
+  let named_so = named.starts_with(|c: char| c.is_uppercase() || matches!(c, '*' | '_' | '"' | '\u{201c}'));
+  (named_so && named.len() <= MAX_NOTE && !named.contains(". ")).then_some(named)
+}
+
+/// An annotation names sources where it ends two sentences at least: once is a remark.
+const MIN_NOTE_USES: usize = 2;
+
+/// The share of a text's sentence ends that its notes end at least, for it to cite by
+/// notes: a report citing so ends nearly every sentence or item with one (one in five
+/// leaves room for a note at each paragraph's end), while an acronym in parentheses
+/// (`… Association (NBA).`) ends one in ten where a text is all about it.
+const MIN_NOTE_SHARE: f32 = 0.2;
+
+/// The longest annotation read as a source note: a title with its site, not a sentence.
+const MAX_NOTE: usize = 2 * MAX_LABEL;
+
+/// Parentheses, bold or emphasized or not, that end a sentence: before its full stop
+/// (`… (Ed Wood).`) or after it (`… films. (Ed Wood)`, `films. **(Ed Wood)**`); each whole
+/// with its markup, and what it holds.
+fn closing_parentheses(text: &str) -> Vec<(&str, &str)> {
+  let bytes = text.as_bytes();
+  let mut out = Vec::new();
+  for open in memchr::memchr_iter(b'(', bytes) {
+    let start = open - text[..open].len() + text[..open].trim_end_matches(['*', '_']).len();
+    if start == 0 || !bytes[start - 1].is_ascii_whitespace() || bytes[start - 1] == b'\n' {
+      continue;
+    }
+    // The closing parenthesis at the same depth, on the same line, soon.
+    let mut depth = 0;
+    let Some(close) = bytes[open..bytes.len().min(open + MAX_NOTE)]
+      .iter()
+      .take_while(|&&b| b != b'\n')
+      .position(|&b| {
+        depth += i32::from(b == b'(') - i32::from(b == b')');
+        depth == 0
+      })
+      .map(|k| open + k)
+    else {
+      continue;
+    };
+    let inner = text[open + 1..close].trim();
+    let wrapped = open - start;
+    let end = close + 1 + text[close + 1..].len() - text[close + 1..].trim_start_matches(['*', '_']).len();
+    // A link in parentheses (`([Ed Wood](https://…))`) is a citation of its own.
+    if !inner.contains(char::is_alphabetic) || inner.contains("](") || end - close - 1 != wrapped {
+      continue;
+    }
+    let after = &text[end..];
+    let before = text[..start].trim_end();
+    // Before the sentence's full stop or after it: a title's own parenthesis (`Ed Wood
+    // (film)` at a heading's end) ends no sentence.
+    let ends = after.starts_with(['.', '!', '?'])
+      && after[1..].chars().next().is_none_or(char::is_whitespace)
+      || before.ends_with(['.', '!', '?']) && after.chars().next().is_none_or(char::is_whitespace);
+    if ends {
+      out.push((&text[start..end], inner));
+    }
+  }
+  out
+}
+
+/// The tails of lines after a spaced dash (`- … — Source: Ed Wood`, `… – Ed Wood`): a
+/// phrase, not a sentence; what they name without a label's word (`Source:`).
+fn dash_tails(text: &str) -> Vec<(&str, &str)> {
+  let mut out = Vec::new();
+  for line in text.lines() {
+    let Some((at, dash)) = [" \u{2014} ", " \u{2013} ", " - "]
+      .iter()
+      .filter_map(|d| line.rfind(d).map(|at| (at, d.len())))
+      .max()
+    else {
+      continue;
+    };
+    let tail = line[at + dash..].trim_end();
+    if tail.is_empty() || tail.len() > MAX_NOTE || !tail.contains(char::is_alphabetic) || tail.contains(". ")
+    {
+      continue;
+    }
+    let named = match tail.split_once(": ") {
+      Some((label, rest)) if label.bytes().all(|b| b.is_ascii_alphabetic()) => rest,
+      _ => tail,
+    };
+    out.push((&line[at + 1..at + dash + tail.len()], named));
   }
   out
 }
@@ -102,10 +272,15 @@ pub(super) fn file_references(text: &str) -> Vec<&str> {
     .collect()
 }
 
-/// A citation marker ends the sentence it cites, but UAX #29 puts the marker in
-/// `text.[1] Next` and `text. [1] Next` with the next sentence (or splits it): move
-/// such markers back to the sentence before.
+/// A citation marker or a source note ends the sentence it cites, but UAX #29 puts the
+/// marker in `text.[1] Next`, `text. [1] Next` or `text.¹ Next` with the next sentence (or
+/// splits it), and the note in `text. (Ed Wood)` makes a sentence of its own: move such
+/// markers and notes back to the sentence before.
 pub(super) fn join_split_markers(text: &str, segments: &mut Vec<Segment>) {
+  let notes: Vec<Range<usize>> = source_notes(text)
+    .iter()
+    .map(|(note, _)| span(text, note))
+    .collect();
   let mut i = 0;
   while i + 1 < segments.len() {
     let (a, b) = (&segments[i], &segments[i + 1]);
@@ -115,25 +290,29 @@ pub(super) fn join_split_markers(text: &str, segments: &mut Vec<Segment>) {
     }
     let (b_start, b_end) = (b.start, b.end);
     let body = &text[b_start..b_end];
-    // `[` left at the end of `a`, or markers opening `b`.
-    let split = text[..a.end].ends_with('[');
+    // `[` left at the end of `a` (its label's rest, `2]`, opens `b`), or markers opening `b`.
     let mut cut = 0;
-    let mut rest = body;
-    loop {
-      let open = if split && cut == 0 {
-        Some(rest)
-      } else {
-        rest.strip_prefix('[')
-      };
-      let Some(inner) = open else { break };
-      let Some(close) = inner.find(']') else { break };
-      let label = &inner[..close];
-      if label.is_empty() || label.len() > MAX_LABEL || label.contains(char::is_whitespace) {
-        break;
+    if text[..a.end].ends_with('[') {
+      if let Some(close) = body.find(']') {
+        let label = &body[..close];
+        if !label.is_empty() && label.len() <= MAX_LABEL && !label.contains(char::is_whitespace) {
+          cut = close + 1;
+        }
       }
-      cut = body.len() - inner.len() + close + 1;
-      rest = &body[cut..];
     }
+    while let Some(m) =
+      marker_at(text, b_start + cut).filter(|m| m.span.end <= b_end && !m.label.contains(char::is_whitespace))
+    {
+      cut = m.span.end - b_start;
+    }
+    let note = notes.partition_point(|n| n.start < b_start + cut);
+    if let Some(n) = notes
+      .get(note)
+      .filter(|n| n.start == b_start + cut && n.end <= b_end)
+    {
+      cut = n.end - b_start;
+    }
+    let rest = &body[cut..];
     if cut == 0 {
       i += 1;
       continue;

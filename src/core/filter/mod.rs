@@ -388,6 +388,88 @@ Add a rate limiter in front of the login handler, as shown here:\n\n\
     assert!(r.content.contains("1. Validate the email field"), "{}", r.content);
   }
 
+  /// Markers of every writing bring their definitions, and only theirs: superscripts,
+  /// pandoc's carets, links to a reference's anchor, bulleted references.
+  #[test]
+  fn markers_of_every_writing_bring_their_definitions() {
+    let filler = "Filler sentence about nothing. ".repeat(40);
+    for (paris, seine, refs, kept, dropped) in [
+      ("\u{b9}", "\u{b2}", "\u{b9} Paris — https://x.org/paris\n\u{b2} Seine — https://x.org/seine", "x.org/paris", "x.org/seine"),
+      ("^1^", "^2^", "^1^ Paris, https://x.org/paris  \n^2^ Seine, https://x.org/seine", "x.org/paris", "x.org/seine"),
+      (
+        "<sup>[1](#ref-1)</sup>",
+        "<sup>[2](#ref-2)</sup>",
+        "<a id=\"ref-1\"></a>1. Paris — https://x.org/paris\n<a id=\"ref-2\"></a>2. Seine — https://x.org/seine",
+        "x.org/paris",
+        "x.org/seine",
+      ),
+      ("<sup><a href=\"#fn1\">1</a></sup>", "<sup><a href=\"#fn2\">2</a></sup>", "<ol>\n<li id=\"fn1\">Paris</li>\n<li id=\"fn2\">Seine</li>\n</ol>", "\"fn1\">Paris", "\"fn2\""),
+      (" [1]", " [2]", "**Sources**\n- [1] Paris: https://x.org/paris\n- [2] Seine: https://x.org/seine", "x.org/paris", "x.org/seine"),
+    ] {
+      let text = format!("{filler}\n\nParis is the capital of France.{paris} The Seine flows through it.{seine}\n\n{refs}\n");
+      // Room for the sentence and its definition, not for both sentences and both.
+      let room = count_tokens(&format!("Paris is the capital of France.{paris}\n[…]\n{}", refs.lines().find(|l| l.contains(kept)).unwrap()), Encoding::O200kBase);
+      let r = run(&text, "capital of France", Some(room + 2));
+      assert!(r.content.contains(&format!("Paris is the capital of France.{paris}")), "{}", r.content);
+      assert!(r.content.contains(kept) && !r.content.contains(dropped), "{}", r.content);
+      assert!(!r.content.contains("Seine flows"), "{}", r.content);
+    }
+  }
+
+  /// An annotation that ends sentence after sentence with the same words names their
+  /// source: it stays with its sentence, and titles it.
+  #[test]
+  fn a_recurring_annotation_stays_with_its_sentence() {
+    let filler = "Filler sentence about nothing. ".repeat(8);
+    for (paris, seine) in [
+      (" (Paris)", " (Seine)"),
+      (" **(Paris)**", " **(Seine)**"),
+      (" — Source: Paris", " — Source: Seine"),
+    ] {
+      let text = format!(
+        "{filler}\n\n1. It is the capital of France.{paris}\n2. It has two million people.{paris}\n3. It flows through it.{seine}\n4. It is a river.{seine}\n"
+      );
+      let r = run(&text, "How many people live in Paris?", Some(40));
+      assert!(
+        r.content.contains(&format!("It has two million people.{paris}")),
+        "{}",
+        r.content
+      );
+      assert!(!r.content.contains("river"), "{}", r.content);
+      assert!(
+        r.citations.iter().any(|c| c.target.as_deref() == Some("Paris")),
+        "{:?}",
+        r.citations
+      );
+    }
+  }
+
+  /// A line that attributes the quote before it (`> — Wikipedia, *Paris*`) comes with the
+  /// quote, and only with it.
+  #[test]
+  fn an_attribution_comes_with_what_it_attributes() {
+    let text = format!(
+      "{}\n\n> Paris is the capital of France. It has two million people.\n>\n> — Wikipedia, *Paris*\n\n> The Seine is a river. It flows through Paris to the sea.\n>\n> — Wikipedia, *Seine*\n",
+      "Filler sentence about nothing. ".repeat(40)
+    );
+    for cap in 20..60 {
+      let r = run(&text, "How many people live in the capital of France?", Some(cap));
+      let seine = r.content.contains("Seine is a river") || r.content.contains("to the sea");
+      assert_eq!(r.content.contains("*Seine*"), seine, "{}", r.content);
+    }
+    let r = run(&text, "How many people live in the capital of France?", Some(30));
+    assert!(
+      r.content.contains("two million") && r.content.contains("*Paris*"),
+      "{}",
+      r.content
+    );
+    assert!(
+      r.citations.iter().any(|c| c.target.as_deref() == Some("Paris")),
+      "{:?}",
+      r.citations
+    );
+  }
+
   /// A marker in lenticular brackets after a full stop (`….【4†source】`) ends the sentence
   /// before it: the sentences are cut apart, and each keeps its own marker.
   #[test]

@@ -6,8 +6,8 @@ use std::ops::Range;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::citations::{
-  attach_lenticular, bare_urls, file_references, inline_links, join_split_markers, link_text, set_aside,
-  source_notes,
+  attach_lenticular, attribution, bare_urls, file_references, inline_links, join_split_markers, link_text,
+  names_apart, set_aside, source_notes, span,
 };
 use super::clean::render_clean;
 use super::{Citation, FilterOptions, MISSES, REFILL};
@@ -67,6 +67,8 @@ pub(super) struct Report {
   /// and the unit number of each.
   by_position: Vec<Range<usize>>,
   order: Vec<usize>,
+  /// The source notes (`source_notes`): each note's bytes and what it names.
+  notes: Vec<(Range<usize>, Range<usize>)>,
 }
 
 impl Report {
@@ -74,8 +76,11 @@ impl Report {
     let mut definitions = Vec::new();
     // Lines that define a marker only where the text cites it (`listed_definition`).
     let mut listed = Vec::new();
+    // Lines that attribute the paragraph before them (`— Wikipedia, *Ed Wood*`).
+    let mut attributions: Vec<(Range<usize>, &str)> = Vec::new();
     let mut at = 0;
-    for line in text.split_inclusive('\n') {
+    let mut lines = text.split_inclusive('\n').peekable();
+    while let Some(line) = lines.next() {
       let range = at + (line.len() - line.trim_start().len())..at + line.trim_end().len();
       if let Some((label, target)) = definition(line) {
         definitions.push(Definition {
@@ -89,6 +94,16 @@ impl Report {
           range,
           target: target.to_string(),
         });
+      } else if let Some(named) = attribution(line) {
+        // It ends its paragraph (a quote's included).
+        let last = lines.peek().is_none_or(|next| {
+          next
+            .trim_matches(|c: char| c == '>' || c.is_whitespace())
+            .is_empty()
+        });
+        if last {
+          attributions.push((range, named));
+        }
       }
       at += line.len();
     }
@@ -96,18 +111,31 @@ impl Report {
       let mut cited: FxHashSet<String> = FxHashSet::default();
       let mut from = 0;
       for d in &listed {
-        cited.extend(markers(&text[from..d.range.start]).map(str::to_lowercase));
+        cited.extend(markers(&text[from..d.range.start]).map(|m| m.label.to_lowercase()));
         from = d.range.end;
       }
-      cited.extend(markers(&text[from..]).map(str::to_lowercase));
+      cited.extend(markers(&text[from..]).map(|m| m.label.to_lowercase()));
       let defined: FxHashSet<String> = definitions.iter().map(|d| d.label.clone()).collect();
       definitions.extend(
         listed
           .into_iter()
           .filter(|d| cited.contains(&d.label) && !defined.contains(&d.label)),
       );
-      definitions.sort_by_key(|d| d.range.start);
     }
+    // An attribution is a definition no marker uses: what it attributes cites it.
+    let mut names: Vec<&str> = attributions.iter().map(|(_, named)| *named).collect();
+    names_apart(&mut names);
+    definitions.extend(
+      attributions
+        .into_iter()
+        .zip(names)
+        .map(|((range, _), name)| Definition {
+          label: String::new(),
+          range,
+          target: name.to_string(),
+        }),
+    );
+    definitions.sort_by_key(|d| d.range.start);
     // Definitions are blanked out and inline citations set aside (same length, so
     // offsets hold) before segmenting.
     let aside = set_aside(text);
@@ -132,16 +160,36 @@ impl Report {
       .enumerate()
       .map(|(i, d)| (d.label.as_str(), i))
       .collect();
-    let cites = segments
+    let mut cites: Vec<Vec<usize>> = segments
       .iter()
       .map(|s| {
         let mut used: Vec<usize> = markers(&text[s.start..s.end])
-          .filter_map(|label| by_label.get(label.to_lowercase().as_str()).copied())
+          .filter_map(|m| by_label.get(m.label.to_lowercase().as_str()).copied())
           .collect();
         used.dedup();
         used
       })
       .collect();
+    // An attribution is cited by the paragraph right before it, with nothing but a quote's
+    // blank lines between (a `>` of its own is no part of what is attributed).
+    let worded = |s: &Segment| text[s.start..s.end].contains(char::is_alphanumeric);
+    for (d, definition) in definitions.iter().enumerate().filter(|(_, d)| d.label.is_empty()) {
+      let before = segments.partition_point(|s| s.end <= definition.range.start);
+      let Some(last) = segments[..before].iter().rposition(worded) else {
+        continue;
+      };
+      let between = &text[segments[last].end..definition.range.start];
+      if between.chars().all(|c| c == '>' || c.is_whitespace()) {
+        let block = segments[last].block;
+        let first = segments[..last]
+          .iter()
+          .rposition(|s| s.block != block)
+          .map_or(0, |k| k + 1);
+        (first..=last)
+          .filter(|&i| worded(&segments[i]))
+          .for_each(|i| cites[i].push(d));
+      }
+    }
     let introduces = (0..segments.len())
       .map(|i| {
         let (s, next) = (&segments[i], segments.get(i + 1)?);
@@ -149,7 +197,12 @@ impl Report {
         (intro && next.kind == Kind::Code && next.block == s.block + 1).then_some(i + 1)
       })
       .collect();
+    let notes = source_notes(text)
+      .into_iter()
+      .map(|(note, named)| (span(text, note), span(text, named)))
+      .collect();
     let mut report = Report {
+      notes,
       segments,
       definitions,
       cites,
@@ -162,6 +215,14 @@ impl Report {
     report.order.sort_by_key(|&i| ranges[i].start);
     report.by_position = report.order.iter().map(|&i| ranges[i].clone()).collect();
     report
+  }
+
+  /// The source notes within `range`.
+  fn notes_in(&self, range: Range<usize>) -> impl Iterator<Item = &(Range<usize>, Range<usize>)> {
+    let first = self.notes.partition_point(|(note, _)| note.start < range.start);
+    self.notes[first..]
+      .iter()
+      .take_while(move |(note, _)| note.end <= range.end)
   }
 
   /// Every unit with its range: the segments, then the definitions.
@@ -210,9 +271,9 @@ impl Report {
             .map(|(link, _)| link_text(link).into()),
         )
         .chain(
-          source_notes(span)
-            .into_iter()
-            .map(|(_, named)| named.trim().into()),
+          self
+            .notes_in(self.segments[i].start..self.segments[j - 1].end)
+            .map(|(_, named)| original[named.clone()].trim().into()),
         )
         .filter(|t| !t.is_empty() && t.len() <= MAX_LABEL)
         .collect();
@@ -363,7 +424,7 @@ impl Report {
 
   /// The units segment `i` brings: itself, its section's heading, the code block it
   /// introduces (a paragraph ending in `:` right before one) or the sentence that
-  /// introduces it, and its citations' definitions.
+  /// introduces it, and the definitions of what each of them cites.
   fn needs(&self, i: usize, options: &FilterOptions) -> Vec<usize> {
     // A code block comes with the sentence that introduces it, and that sentence's needs.
     let intro = (i > 0 && self.introduces[i - 1] == Some(i)).then(|| i - 1);
@@ -372,9 +433,14 @@ impl Report {
       out.extend(self.segments[j].heading);
       out.extend(self.introduces[j]);
       out.push(j);
-      if options.keep_citations {
-        out.extend(self.cites[j].iter().map(|&d| self.segments.len() + d));
-      }
+    }
+    if options.keep_citations {
+      let cited: Vec<usize> = out
+        .iter()
+        .flat_map(|&j| &self.cites[j])
+        .map(|&d| self.segments.len() + d)
+        .collect();
+      out.extend(cited);
     }
     out.sort_unstable();
     out.dedup();
@@ -458,8 +524,17 @@ impl Report {
   /// The citations of the kept segments, each once, in order of first use.
   pub fn cited(&self, text: &str, kept: &[bool]) -> Vec<Citation> {
     let mut out: Vec<Citation> = Vec::new();
-    for (s, _) in self.segments.iter().zip(kept).filter(|(_, &k)| k) {
-      for c in self.citations(&text[s.start..s.end]) {
+    for (i, s) in self.segments.iter().enumerate().filter(|&(i, _)| kept[i]) {
+      // What a segment's markers cite, then the line that attributes it.
+      let attributed = self.cites[i]
+        .iter()
+        .map(|&d| &self.definitions[d])
+        .filter(|d| d.label.is_empty())
+        .map(|d| Citation {
+          marker: text[d.range.clone()].to_string(),
+          target: Some(d.target.clone()),
+        });
+      for c in self.citations(text, s.start..s.end).into_iter().chain(attributed) {
         if !out.contains(&c) {
           out.push(c);
         }
@@ -470,18 +545,19 @@ impl Report {
 
   /// The citations in `body`: defined markers with their targets, inline links, bare
   /// URLs, `(source: …)` notes and `path/file.ext:line` references.
-  fn citations(&self, body: &str) -> Vec<Citation> {
+  fn citations(&self, text: &str, range: Range<usize>) -> Vec<Citation> {
+    let body = &text[range.clone()];
     let mut out: Vec<Citation> = Vec::new();
     let mut add = |c: Citation| {
       if !out.contains(&c) {
         out.push(c);
       }
     };
-    for label in markers(body) {
-      let lower = label.to_lowercase();
+    for m in markers(body) {
+      let lower = m.label.to_lowercase();
       if let Some(d) = self.definitions.iter().find(|d| d.label == lower) {
         add(Citation {
-          marker: format!("[{label}]"),
+          marker: body[m.span].to_string(),
           target: Some(d.target.clone()),
         });
       }
@@ -498,10 +574,10 @@ impl Report {
         target: Some(url.to_string()),
       });
     }
-    for note in source_notes(body) {
+    for (note, named) in self.notes_in(range) {
       add(Citation {
-        marker: note.0.to_string(),
-        target: Some(note.1.trim().to_string()),
+        marker: text[note.clone()].to_string(),
+        target: Some(text[named.clone()].trim().to_string()),
       });
     }
     for reference in file_references(body) {

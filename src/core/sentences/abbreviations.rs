@@ -12,6 +12,20 @@ pub(super) fn continues_after(before: &str, next: &str) -> bool {
   if before.ends_with(['\n', '\r']) {
     return false;
   }
+  // A list's number (`1.`, after the tags of an anchor it stands at) ends no sentence: the
+  // item it numbers follows.
+  let bare = before.trim();
+  let bare = if bare.starts_with('<') {
+    bare.rsplit('>').next().unwrap_or(bare)
+  } else {
+    bare
+  };
+  if bare
+    .strip_suffix('.')
+    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+  {
+    return true;
+  }
   let Some(word) = last_word(before) else {
     return false;
   };

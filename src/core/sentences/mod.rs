@@ -8,14 +8,14 @@ mod uax29;
 
 use abbreviations::continues_after;
 
-use crate::core::citations::{leading_markers, MAX_LABEL};
+use crate::core::citations::{leading_markers, marker_at, MAX_LABEL};
 pub(crate) use abbreviations::stands_before_name;
 
 /// Calls `f(start, end)` for each sentence of `text`: UAX #29's sentences, a bound after
 /// an abbreviation taken back.
 pub fn for_each_sentence(text: &str, mut f: impl FnMut(usize, usize)) {
   let mut pending: Option<(usize, usize)> = None;
-  uax29::for_each_sentence(text, |mut start, end| {
+  marked_sentences(text, |mut start, end| {
     // A bound inside a bracket that the sentence's last word opened (`in Burbank.[` |
     // `2] He was`, UAX #29 keeping an opening bracket with what it follows): the bracket's
     // group, a citation marker, ends the sentence.
@@ -48,6 +48,33 @@ pub fn for_each_sentence(text: &str, mut f: impl FnMut(usize, usize)) {
   if let Some((first, last)) = pending {
     f(first, last);
   }
+}
+
+/// UAX #29's sentences, each cut again after a full stop's citation marker that it read as
+/// going on (`films.<sup>[1](#r1)</sup> Born in`, `films.[1](#r1) Born`: the letters of a
+/// marker's markup read as a sentence's next word in lower case) where a capital follows.
+fn marked_sentences(text: &str, mut f: impl FnMut(usize, usize)) {
+  uax29::for_each_sentence(text, |start, end| {
+    let mut from = start;
+    for at in memchr::memchr3_iter(b'.', b'!', b'?', &text.as_bytes()[start..end]) {
+      // Only markup opens a marker with letters in it.
+      let after = start + at + 1;
+      if !matches!(text.as_bytes().get(after), Some(b'<' | b'[')) {
+        continue;
+      }
+      let Some(m) = marker_at(text, after).filter(|m| m.span.end < end) else {
+        continue;
+      };
+      let rest = &text[m.span.end..end];
+      let next = rest.trim_start_matches([' ', '\t']);
+      if next.len() < rest.len() && next.starts_with(char::is_uppercase) {
+        let bound = end - next.len();
+        f(from, bound);
+        from = bound;
+      }
+    }
+    f(from, end);
+  });
 }
 
 /// Where `next` closes the bracket `before` ends with (`2]` after `Burbank.[`): just after
