@@ -50,25 +50,36 @@ pub fn for_each_sentence(text: &str, mut f: impl FnMut(usize, usize)) {
   }
 }
 
-/// UAX #29's sentences, each cut again after a full stop's citation marker that it read as
-/// going on (`films.<sup>[1](#r1)</sup> Born in`, `films.[1](#r1) Born`: the letters of a
-/// marker's markup read as a sentence's next word in lower case) where a capital follows.
+/// UAX #29's sentences, each cut again after a full stop that markup follows, where UAX
+/// #29 read the markup's letters as the next word in lower case: a citation marker
+/// (`films.<sup>[1](#r1)</sup> Born in`, `films.[1](#r1) Born`) or a tag
+/// (`films.</cite> <cite index="1-2">Born in`), where a capital follows.
 fn marked_sentences(text: &str, mut f: impl FnMut(usize, usize)) {
   uax29::for_each_sentence(text, |start, end| {
     let mut from = start;
     for at in memchr::memchr3_iter(b'.', b'!', b'?', &text.as_bytes()[start..end]) {
-      // Only markup opens a marker with letters in it.
-      let after = start + at + 1;
+      let mut after = start + at + 1;
+      // Only markup opens with `<` or `[`.
       if !matches!(text.as_bytes().get(after), Some(b'<' | b'[')) {
         continue;
       }
-      let Some(m) = marker_at(text, after).filter(|m| m.span.end < end) else {
-        continue;
-      };
-      let rest = &text[m.span.end..end];
-      let next = rest.trim_start_matches([' ', '\t']);
-      if next.len() < rest.len() && next.starts_with(char::is_uppercase) {
-        let bound = end - next.len();
+      // The sentence's closing markup: markers and closing tags.
+      while let Some(len) = marker_at(text, after)
+        .map(|m| m.span.len())
+        .or_else(|| tag_len(&text[after..end]).filter(|_| text[after..].starts_with("</")))
+        .filter(|len| after + len < end)
+      {
+        after += len;
+      }
+      let rest = &text[after..end];
+      let spaced = rest.trim_start_matches([' ', '\t']);
+      // The next sentence's opening tags.
+      let mut next = spaced;
+      while let Some(len) = tag_len(next).filter(|_| !next.starts_with("</")) {
+        next = &next[len..];
+      }
+      if spaced.len() < rest.len() && next.starts_with(char::is_uppercase) {
+        let bound = end - spaced.len();
         f(from, bound);
         from = bound;
       }
@@ -76,6 +87,20 @@ fn marked_sentences(text: &str, mut f: impl FnMut(usize, usize)) {
     f(from, end);
   });
 }
+
+/// The length of the tag `text` opens with (`<cite index="1-2">`, `</b>`): a name in
+/// letters after `<` or `</`, and the tag closed on its line within a few labels' length.
+fn tag_len(text: &str) -> Option<usize> {
+  let name = text.strip_prefix("</").or_else(|| text.strip_prefix('<'))?;
+  if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+    return None;
+  }
+  let close = text.bytes().take(MAX_TAG).position(|b| b == b'>' || b == b'\n')?;
+  (text.as_bytes()[close] == b'>').then_some(close + 1)
+}
+
+/// The longest tag read as one: its name and a few attributes.
+const MAX_TAG: usize = 4 * MAX_LABEL;
 
 /// Where `next` closes the bracket `before` ends with (`2]` after `Burbank.[`): just after
 /// its label, a word of `MAX_LABEL` bytes at most.
@@ -153,5 +178,26 @@ mod tests {
       sentences("He said \"Take vitamin C.\" The rest is fine."),
       ["He said \"Take vitamin C.\" ", "The rest is fine."]
     );
+  }
+
+  /// Markup after a full stop (a marker, a closing tag, the next sentence's opening tag)
+  /// ends the sentence where a capital follows, as it would without the markup.
+  #[test]
+  fn markup_after_a_full_stop_ends_the_sentence() {
+    for (text, first) in [
+      (
+        "He made films.<sup>[1](#r1)</sup> Born in Burbank.",
+        "He made films.<sup>[1](#r1)</sup> ",
+      ),
+      (
+        "He made films.</cite> <cite index=\"1-2\">Born in Burbank.</cite>",
+        "He made films.</cite> ",
+      ),
+      ("He made <b>films.</b> Born in Burbank.", "He made <b>films.</b> "),
+    ] {
+      assert_eq!(sentences(text)[0], first, "{text}");
+    }
+    // A tag's letters in lower case after it still carry the sentence on (`e.g.<br>and`).
+    assert_eq!(sentences("He made films, e.g.</b> and more.").len(), 1);
   }
 }
