@@ -55,15 +55,11 @@ pub fn for_each_sentence(text: &str, mut f: impl FnMut(usize, usize)) {
 /// (`films.<sup>[1](#r1)</sup> Born in`, `films.[1](#r1) Born`) or a tag
 /// (`films.</cite> <cite index="1-2">Born in`), where a capital follows.
 fn marked_sentences(text: &str, mut f: impl FnMut(usize, usize)) {
-  uax29::for_each_sentence(text, |start, end| {
+  uax29::for_each_sentence(text, |start, end, marks| {
     let mut from = start;
-    for at in memchr::memchr3_iter(b'.', b'!', b'?', &text.as_bytes()[start..end]) {
-      let mut after = start + at + 1;
-      // Only markup opens with `<` or `[`.
-      if !matches!(text.as_bytes().get(after), Some(b'<' | b'[')) {
-        continue;
-      }
+    for &mark in marks.iter().filter(|&&at| at > start) {
       // The sentence's closing markup: markers and closing tags.
+      let mut after = mark;
       while let Some(len) = marker_at(text, after)
         .map(|m| m.span.len())
         .or_else(|| tag_len(&text[after..end]).filter(|_| text[after..].starts_with("</")))

@@ -6,8 +6,11 @@
 
 use unicode_segmentation::UnicodeSegmentation;
 
-/// Calls `f(start, end)` for each sentence of `text`, as UAX #29 bounds them.
-pub(super) fn for_each_sentence(text: &str, mut f: impl FnMut(usize, usize)) {
+/// Calls `f(start, end, marks)` for each sentence of `text`, as UAX #29 bounds them;
+/// `marks` are where markup (`<`, `[`) stands right after a full stop, `!` or `?` inside
+/// the sentence, found on the way (see `marked_sentences`).
+pub(super) fn for_each_sentence(text: &str, mut f: impl FnMut(usize, usize, &[usize])) {
+  let mut marks = Vec::new();
   // A line feed ends a sentence (SB4) and no rule looks past one, so each line is
   // bounded on its own: the few non-ASCII characters of a transcript send only their
   // own lines to the general implementation, not their whole paragraph.
@@ -15,21 +18,37 @@ pub(super) fn for_each_sentence(text: &str, mut f: impl FnMut(usize, usize)) {
   let ends = memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1);
   for end in ends.chain(std::iter::once(text.len())) {
     if end > start {
-      line_sentences(&text[start..end], |a, b| f(start + a, start + b));
+      line_sentences(&text[start..end], start, &mut marks, &mut f);
       start = end;
     }
   }
 }
 
-/// `for_each_sentence` within one line (its line feed, if any, last).
-fn line_sentences(text: &str, mut f: impl FnMut(usize, usize)) {
+/// `for_each_sentence` within one line (its line feed, if any, last), which starts at
+/// byte `base` of the text.
+fn line_sentences(
+  text: &str,
+  base: usize,
+  marks: &mut Vec<usize>,
+  f: &mut impl FnMut(usize, usize, &[usize]),
+) {
+  let mut emit = |start: usize, end: usize, marks: &mut Vec<usize>| {
+    let inside = marks.partition_point(|&m| m < base + end);
+    f(base + start, base + end, &marks[..inside]);
+    marks.drain(..inside);
+  };
+  let b = text.as_bytes();
   if !text.is_ascii() {
+    marks.extend(
+      memchr::memchr2_iter(b'<', b'[', b)
+        .filter(|&at| at > 0 && matches!(b[at - 1], b'.' | b'!' | b'?'))
+        .map(|at| base + at),
+    );
     for (start, s) in text.split_sentence_bound_indices() {
-      f(start, start + s.len());
+      emit(start, start + s.len(), marks);
     }
     return;
   }
-  let b = text.as_bytes();
   let mut start = 0;
   let mut i = 0;
   // The next line break and the next terminator at or after `i`, found by vectorized search.
@@ -51,13 +70,16 @@ fn line_sentences(text: &str, mut f: impl FnMut(usize, usize)) {
     if c == b'\r' || c == b'\n' {
       // SB3/SB4: a paragraph separator ends the sentence.
       let end = after_separator(b, i);
-      f(start, end);
+      emit(start, end, marks);
       start = end;
       i = end;
       continue;
     }
     let aterm = c == b'.';
     let next = b.get(i + 1).copied();
+    if matches!(next, Some(b'<' | b'[')) {
+      marks.push(base + i + 1);
+    }
     // SB6: ATerm × Numeric; SB7: (Upper|Lower) ATerm × Upper.
     if aterm && next.is_some_and(|n| n.is_ascii_digit()) {
       i += 1;
@@ -82,7 +104,7 @@ fn line_sentences(text: &str, mut f: impl FnMut(usize, usize)) {
       // SB11: a separator right after ends the sentence after it.
       b'\r' | b'\n' => {
         let end = after_separator(b, j);
-        f(start, end);
+        emit(start, end, marks);
         start = end;
         i = end;
       }
@@ -92,14 +114,14 @@ fn line_sentences(text: &str, mut f: impl FnMut(usize, usize)) {
       _ if aterm && continues_lower(&b[j..]) => i = j,
       // SB11: break.
       _ => {
-        f(start, j);
+        emit(start, j, marks);
         start = j;
         i = j;
       }
     }
   }
   if start < b.len() {
-    f(start, b.len());
+    emit(start, b.len(), marks);
   }
 }
 
@@ -147,7 +169,7 @@ mod tests {
   fn ours(text: &str) -> Vec<&str> {
     // The rules alone, without the abbreviations read on top of them.
     let mut v = Vec::new();
-    for_each_sentence(text, |a, b| v.push(&text[a..b]));
+    for_each_sentence(text, |a, b, _| v.push(&text[a..b]));
     v
   }
 
