@@ -139,7 +139,7 @@ pub fn marker_at(text: &str, at: usize) -> Option<Marker<'_>> {
     let after = &inner[close + 1..];
     if let Some(link) = after.strip_prefix("(#") {
       // `[3](#ref-3)`: it cites what stands at the anchor.
-      let end = link.find(')')?;
+      let end = memchr::memchr(b')', window(link, MAX_LABEL + 1))?;
       return is_label_word(&link[..end]).then(|| Marker {
         label: Cow::Owned(format!("#{}", &link[..end])),
         span: at..at + close + 5 + end,
@@ -578,17 +578,20 @@ mod tests {
     (segments, sources)
   }
 
+  /// The first of `segments` whose text holds `needle`.
+  fn holding(text: &str, segments: &[Segment], needle: &str) -> usize {
+    segments
+      .iter()
+      .position(|s| text[s.start..s.end].contains(needle))
+      .unwrap()
+  }
+
   #[test]
   fn a_list_of_sources_is_read_with_what_cites_it() {
     let text = "Ed Wood made films. [1]\n\nHe was born in Burbank.[2]\n\n[1] Ed Wood (film). https://x.org/ed\n[2] Tim Burton";
     let (segments, sources) = read(text);
     let Sources { defines, cites } = sources.unwrap();
-    let at = |needle: &str| {
-      segments
-        .iter()
-        .position(|s| text[s.start..s.end].contains(needle))
-        .unwrap()
-    };
+    let at = |needle: &str| holding(text, &segments, needle);
     let films = &segments[at("made films")];
     assert_eq!(&text[films.start..films.end], "Ed Wood made films. [1]");
     assert_eq!(cites[at("made films")], [at("[1] Ed Wood")]);
@@ -685,10 +688,7 @@ mod tests {
     // An exponent cites nothing (`A¹ homotopy`), as a code index does not.
     let text = "Ed Wood made westerns, horror and science fiction films.\u{b9} Born in Burbank.\u{b2} Morel wrote on A\u{b9} homotopy theory.\n\n\u{b9} Ed Wood\n\u{b2} Burbank";
     let (segments, sources) = read(text);
-    let morel = segments
-      .iter()
-      .position(|s| text[s.start..s.end].contains("Morel"))
-      .unwrap();
+    let morel = holding(text, &segments, "Morel");
     assert!(sources.unwrap().cites[morel].is_empty());
     assert_eq!(
       title_of("<a href=\"https://en.wikipedia.org/wiki/Ed_Wood\">Ed Wood</a> — Wikipedia</li>"),
@@ -717,10 +717,7 @@ mod tests {
       );
       let (segments, sources) = read(&text);
       let sources = sources.unwrap_or_else(|| panic!("{text}"));
-      let films = segments
-        .iter()
-        .position(|s| text[s.start..s.end].contains("made"))
-        .unwrap();
+      let films = holding(&text, &segments, "made");
       let d = sources.cites[films][0];
       // The marker after the full stop is the sentence's.
       assert!(
@@ -744,10 +741,7 @@ mod tests {
     // An address alone is a source without a title.
     let text = "See the ticket. [1] And the patch. [2]\n\n[1] https://x.org/1\n[2] https://x.org/2";
     let (segments, sources) = read(text);
-    let d = segments
-      .iter()
-      .position(|s| text[s.start..s.end].starts_with("[1] https"))
-      .unwrap();
+    let d = holding(text, &segments, "[1] https");
     assert!(sources.is_some_and(|s| s.defines[d]));
     assert_eq!(Sources::title(text, &segments, d), "");
     assert_eq!(leading_markers("[3][4] He"), 7);

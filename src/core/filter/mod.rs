@@ -184,6 +184,11 @@ mod tests {
   use super::*;
   use crate::core::tokens::count_tokens;
 
+  /// Whether what `r` kept cites `target`.
+  fn cites(r: &Filtered, target: &str) -> bool {
+    r.citations.iter().any(|c| c.target.as_deref() == Some(target))
+  }
+
   fn run(result: &str, task: &str, max_tokens: Option<usize>) -> Filtered {
     let options = FilterOptions {
       max_tokens,
@@ -436,11 +441,7 @@ Add a rate limiter in front of the login handler, as shown here:\n\n\
         r.content
       );
       assert!(!r.content.contains("river"), "{}", r.content);
-      assert!(
-        r.citations.iter().any(|c| c.target.as_deref() == Some("Paris")),
-        "{:?}",
-        r.citations
-      );
+      assert!(cites(&r, "Paris"), "{:?}", r.citations);
     }
   }
 
@@ -463,11 +464,7 @@ Add a rate limiter in front of the login handler, as shown here:\n\n\
       "{}",
       r.content
     );
-    assert!(
-      r.citations.iter().any(|c| c.target.as_deref() == Some("Paris")),
-      "{:?}",
-      r.citations
-    );
+    assert!(cites(&r, "Paris"), "{:?}", r.citations);
   }
 
   /// A marker in lenticular brackets after a full stop (`….【4†source】`) ends the sentence

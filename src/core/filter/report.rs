@@ -452,8 +452,6 @@ impl Report {
     out
   }
 
-  /// The kept units in order: adjacent segments joined by the text between them,
-  /// others by the elision marker.
   /// What a short result keeps when it is focused on `task`: every unit but the
   /// paragraphs clearly off the task, those that share no term with the task nor with
   /// any paragraph that does (a note about the office coffee machine in a change
@@ -499,6 +497,8 @@ impl Report {
     Some(kept)
   }
 
+  /// The kept units in order: adjacent segments joined by the text between them,
+  /// others by the elision marker.
   pub fn render(&self, text: &str, kept: &[bool]) -> String {
     let mut out = String::new();
     let mut last: Option<usize> = None;
