@@ -35,14 +35,14 @@ pub fn listed_definition(line: &str) -> Option<(Cow<'_, str>, &str)> {
   // The tags the line opens with; the last anchor among them is its label.
   let mut anchor = None;
   while l.starts_with('<') && marker_at(l, 0).is_none() {
-    let close = memchr::memchr(b'>', window(l, MAX_TAGGED))?;
-    let tag = &l[1..close];
+    let len = tag_len(l)?;
+    let tag = &l[1..len - 1];
     match attribute(tag, "id").or_else(|| attribute(tag, "name")) {
       Some(id) if is_label_word(id) => anchor = Some(id),
       _ if tag.starts_with('/') => {}
       _ => break,
     }
-    l = l[close + 1..].trim_start();
+    l = l[len..].trim_start();
   }
   // A bullet before a marker (`- [1] Title`), not before a list's own number.
   if let Some(rest) = l
@@ -169,6 +169,23 @@ pub fn marker_at(text: &str, at: usize) -> Option<Marker<'_>> {
     label: Cow::Owned(digits),
     span: at..at + len,
   })
+}
+
+/// The length of the HTML tag `text` opens with (`<sup>`, `</cite>`, `<a href="#fn3">`): a
+/// name after `<` or `</`, a letter first, ended by a space, `/` or `>`, and the tag closed
+/// on its line within `MAX_TAGGED` bytes; not an address in brackets (`<https://…>`).
+pub fn tag_len(text: &str) -> Option<usize> {
+  let name = text.strip_prefix("</").or_else(|| text.strip_prefix('<'))?;
+  let letters = name.bytes().take_while(u8::is_ascii_alphanumeric).count();
+  if !name.starts_with(|c: char| c.is_ascii_alphabetic())
+    || !matches!(name.as_bytes().get(letters), Some(b' ' | b'\t' | b'/' | b'>'))
+  {
+    return None;
+  }
+  let close = window(text, MAX_TAGGED)
+    .iter()
+    .position(|&b| b == b'>' || b == b'\n')?;
+  (text.as_bytes()[close] == b'>').then_some(close + 1)
 }
 
 /// How far a tag's closing (`</sup>`) is looked for: a marker's markup with its label.
@@ -325,23 +342,18 @@ fn untagged(text: &str) -> Option<String> {
   let mut addresses = String::new();
   let mut rest = text;
   while let Some(open) = rest.find('<') {
-    let Some(close) = rest[open..].find('>') else {
-      break;
-    };
-    // A tag's name ends at a space, `/` or `>` (`<https://…>` is an address, kept).
-    let tag = rest[open + 1..open + close].trim_start_matches('/');
-    let name = tag.bytes().take_while(u8::is_ascii_alphanumeric).count();
-    if name == 0 || !matches!(tag.as_bytes().get(name), None | Some(b' ' | b'/' | b'\t')) {
+    // `<https://…>` is an address, kept.
+    let Some(len) = tag_len(&rest[open..]) else {
       plain.push_str(&rest[..=open]);
       rest = &rest[open + 1..];
       continue;
-    }
+    };
     plain.push_str(&rest[..open]);
-    if let Some(address) = attribute(&rest[open + 1..open + close], "href") {
+    if let Some(address) = attribute(&rest[open + 1..open + len - 1], "href") {
       addresses.push(' ');
       addresses.push_str(address);
     }
-    rest = &rest[open + close + 1..];
+    rest = &rest[open + len..];
   }
   if plain.len() + rest.len() == text.len() {
     return None;

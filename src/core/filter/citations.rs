@@ -69,8 +69,9 @@ pub(super) fn bare_urls(text: &str) -> Vec<&str> {
 /// annotation that ends sentence after sentence with the same words: a parenthesis
 /// (`… (Ed Wood).`, `… films. **(Ed Wood)**`, `… (Wikipedia, "Ed Wood").`) or a dash's
 /// tail at a line's end (`- … — Source: Ed Wood`). What recurs so at the ends of sentences
-/// is where they come from, not what they say.
-pub(super) fn source_notes(text: &str) -> Vec<(&str, &str)> {
+/// is where they come from, not what they say. Each as the bytes of the note and of what
+/// it names, in text order.
+pub(super) fn source_notes(text: &str) -> Vec<Note> {
   let mut out = Vec::new();
   let lower = text.to_ascii_lowercase();
   let mut from = 0;
@@ -113,10 +114,16 @@ pub(super) fn source_notes(text: &str) -> Vec<(&str, &str)> {
   }));
   out.sort_by_key(|(note, _)| note.as_ptr() as usize);
   out
+    .into_iter()
+    .map(|(note, named)| (span(text, note), span(text, named)))
+    .collect()
 }
 
+/// A source note's bytes, and those of what it names.
+pub(super) type Note = (Range<usize>, Range<usize>);
+
 /// Where `piece`, a slice of `text`, stands in it.
-pub(super) fn span(text: &str, piece: &str) -> Range<usize> {
+fn span(text: &str, piece: &str) -> Range<usize> {
   let start = piece.as_ptr() as usize - text.as_ptr() as usize;
   start..start + piece.len()
 }
@@ -275,12 +282,8 @@ pub(super) fn file_references(text: &str) -> Vec<&str> {
 /// A citation marker or a source note ends the sentence it cites, but UAX #29 puts the
 /// marker in `text.[1] Next`, `text. [1] Next` or `text.¹ Next` with the next sentence (or
 /// splits it), and the note in `text. (Ed Wood)` makes a sentence of its own: move such
-/// markers and notes back to the sentence before.
-pub(super) fn join_split_markers(text: &str, segments: &mut Vec<Segment>) {
-  let notes: Vec<Range<usize>> = source_notes(text)
-    .iter()
-    .map(|(note, _)| span(text, note))
-    .collect();
+/// markers and notes back to the sentence before. `notes` are the text's (`source_notes`).
+pub(super) fn join_split_markers(text: &str, notes: &[Note], segments: &mut Vec<Segment>) {
   let mut i = 0;
   while i + 1 < segments.len() {
     let (a, b) = (&segments[i], &segments[i + 1]);
@@ -305,10 +308,10 @@ pub(super) fn join_split_markers(text: &str, segments: &mut Vec<Segment>) {
     {
       cut = m.span.end - b_start;
     }
-    let note = notes.partition_point(|n| n.start < b_start + cut);
-    if let Some(n) = notes
+    let note = notes.partition_point(|(n, _)| n.start < b_start + cut);
+    if let Some((n, _)) = notes
       .get(note)
-      .filter(|n| n.start == b_start + cut && n.end <= b_end)
+      .filter(|(n, _)| n.start == b_start + cut && n.end <= b_end)
     {
       cut = n.end - b_start;
     }
@@ -343,7 +346,7 @@ pub(super) fn join_split_markers(text: &str, segments: &mut Vec<Segment>) {
 /// text or a `(source: …)` note made spaces, and a lenticular marker blanked. A citation
 /// is not text: its address adds no words to what a sentence says, and a title's `No.`
 /// or `M.` ends no sentence.
-pub(super) fn set_aside(text: &str) -> String {
+pub(super) fn set_aside(text: &str, notes: &[Note]) -> String {
   let mut bytes = text.as_bytes().to_vec();
   let base = text.as_ptr() as usize;
   let offset = |piece: &str| piece.as_ptr() as usize - base;
@@ -360,9 +363,8 @@ pub(super) fn set_aside(text: &str) -> String {
     // `(` and `)` stay, so that what follows still reads as after a parenthesis.
     bytes[at..at + target.len()].fill(b' ');
   }
-  for (note, _) in source_notes(text) {
-    let start = offset(note);
-    calm(start..start + note.len(), &mut bytes);
+  for (note, _) in notes {
+    calm(note.clone(), &mut bytes);
   }
   // A marker in lenticular brackets (`【4†source】`) is blanked: its letters would join
   // it to the sentence after it, as a word in lower case continues a sentence. The

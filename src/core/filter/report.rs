@@ -7,7 +7,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::citations::{
   attach_lenticular, attribution, bare_urls, file_references, inline_links, join_split_markers, link_text,
-  names_apart, set_aside, source_notes, span,
+  names_apart, set_aside, source_notes, Note,
 };
 use super::clean::render_clean;
 use super::{Citation, FilterOptions, MISSES, REFILL};
@@ -68,7 +68,7 @@ pub(super) struct Report {
   by_position: Vec<Range<usize>>,
   order: Vec<usize>,
   /// The source notes (`source_notes`): each note's bytes and what it names.
-  notes: Vec<(Range<usize>, Range<usize>)>,
+  notes: Vec<Note>,
 }
 
 impl Report {
@@ -138,7 +138,8 @@ impl Report {
     definitions.sort_by_key(|d| d.range.start);
     // Definitions are blanked out and inline citations set aside (same length, so
     // offsets hold) before segmenting.
-    let aside = set_aside(text);
+    let notes = source_notes(text);
+    let aside = set_aside(text, &notes);
     let mut blanked = aside.into_bytes();
     for d in &definitions {
       blanked[d.range.clone()].fill(b' ');
@@ -146,7 +147,7 @@ impl Report {
     let blanked = String::from_utf8(blanked).unwrap_or_default();
     let mut segments = Vec::new();
     segment(&blanked, 0, 0, Granularity::Sentence, &mut segments, 0);
-    join_split_markers(text, &mut segments);
+    join_split_markers(text, &notes, &mut segments);
     attach_lenticular(text, &mut segments);
     // A definition-like line inside a segment (a fenced code block spans over its blanked
     // line) is part of that segment, not a unit of its own: units must not overlap
@@ -197,10 +198,6 @@ impl Report {
         (intro && next.kind == Kind::Code && next.block == s.block + 1).then_some(i + 1)
       })
       .collect();
-    let notes = source_notes(text)
-      .into_iter()
-      .map(|(note, named)| (span(text, note), span(text, named)))
-      .collect();
     let mut report = Report {
       notes,
       segments,
@@ -218,7 +215,7 @@ impl Report {
   }
 
   /// The source notes within `range`.
-  fn notes_in(&self, range: Range<usize>) -> impl Iterator<Item = &(Range<usize>, Range<usize>)> {
+  fn notes_in(&self, range: Range<usize>) -> impl Iterator<Item = &Note> {
     let first = self.notes.partition_point(|(note, _)| note.start < range.start);
     self.notes[first..]
       .iter()
@@ -239,7 +236,7 @@ impl Report {
   /// paragraph that cites sources is titled by them.
   pub fn scores(&self, text: &str, task: &str) -> Vec<f32> {
     let original = text;
-    let aside = set_aside(text);
+    let aside = set_aside(text, &self.notes);
     let text = aside.as_str();
     // A report of citation definitions only (`[…]: x`) has nothing to score, and the
     // scorer is not to be asked about no segments (fuzz/regressions/filter).
@@ -317,7 +314,7 @@ impl Report {
     segment(&titled, 0, 0, Granularity::Sentence, &mut segments, 0);
     // Cut as the report was (`parse`), so that each segment is found at its place here: a
     // marker after a full stop goes with the sentence before it, not the one after.
-    join_split_markers(&titled, &mut segments);
+    join_split_markers(&titled, &source_notes(&titled), &mut segments);
     let terms = Terms::of_task(task);
     let index = Index::build(&titled, &segments, &[&terms]);
     let score = scores(&titled, &segments, &index, &terms).scores;

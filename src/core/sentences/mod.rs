@@ -8,7 +8,7 @@ mod uax29;
 
 use abbreviations::continues_after;
 
-use crate::core::citations::{leading_markers, marker_at, MAX_LABEL};
+use crate::core::citations::{leading_markers, marker_at, tag_len, MAX_LABEL};
 pub(crate) use abbreviations::stands_before_name;
 
 /// Calls `f(start, end)` for each sentence of `text`: UAX #29's sentences, a bound after
@@ -83,20 +83,6 @@ fn marked_sentences(text: &str, mut f: impl FnMut(usize, usize)) {
     f(from, end);
   });
 }
-
-/// The length of the tag `text` opens with (`<cite index="1-2">`, `</b>`): a name in
-/// letters after `<` or `</`, and the tag closed on its line within a few labels' length.
-fn tag_len(text: &str) -> Option<usize> {
-  let name = text.strip_prefix("</").or_else(|| text.strip_prefix('<'))?;
-  if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
-    return None;
-  }
-  let close = text.bytes().take(MAX_TAG).position(|b| b == b'>' || b == b'\n')?;
-  (text.as_bytes()[close] == b'>').then_some(close + 1)
-}
-
-/// The longest tag read as one: its name and a few attributes.
-const MAX_TAG: usize = 4 * MAX_LABEL;
 
 /// Where `next` closes the bracket `before` ends with (`2]` after `Burbank.[`): just after
 /// its label, a word of `MAX_LABEL` bytes at most.
