@@ -167,28 +167,73 @@ const FINDER_BYTES: usize = 4096;
 /// A tool call's names: what it names. The call line is `→ name {arguments}`; each of its
 /// arguments' short string values names what the call brought back: a URL or path by its
 /// last part (`…/wiki/Harvey_Pekar` is "harvey pekar", `src/api/users.ts` is "users.ts"),
-/// other text as it is. Long values (a command line, a file's content) name nothing.
+/// other text as it is, and a slug (`Harvey_Pekar`) by its words as well. A command or a
+/// sentence that holds a page's address is named by the page alone (`curl -s
+/// https://…/Harvey_Pekar | jq .extract`); other long values (a command line, a file's
+/// content) name nothing.
 pub(super) fn call_titles(line: &str) -> Vec<String> {
   let Some(at) = line.find('{') else {
     return Vec::new();
   };
-  let mut names: Vec<String> = string_values(&line[at..])
-    .filter(|v| v.len() <= MAX_TITLE_BYTES)
-    .map(|v| {
-      // A question or a sentence (a search for the task itself) is said whole: it is no
-      // name with a qualifier after its comma.
-      let v = name_of(&v);
-      if v.ends_with(['?', '.', '!']) {
-        fold_ascii(&v)
-      } else {
-        title(&v)
-      }
-    })
-    .filter(|v| !v.is_empty())
-    .collect();
+  let mut names: Vec<String> = Vec::new();
+  for v in string_values(&line[at..]) {
+    if let Some(name) = fetched_address(&v).map(name_of).filter(|n| opens_as_name(n)) {
+      names.push(title(&name));
+      continue;
+    }
+    if v.len() > MAX_TITLE_BYTES {
+      continue;
+    }
+    // A question or a sentence (a search for the task itself) is said whole: it is no
+    // name with a qualifier after its comma.
+    let v = name_of(&v);
+    if v.ends_with(['?', '.', '!']) {
+      names.push(fold_ascii(&v));
+      continue;
+    }
+    if let Some(words) = slug_words(&v) {
+      names.push(title(&words));
+    }
+    names.push(title(&v));
+  }
+  names.retain(|v| !v.is_empty());
   names.sort_unstable();
   names.dedup();
   names
+}
+
+/// The address a command or a sentence holds (`curl -s "https://…/Ed_Wood" | jq …`): its
+/// one word with `://` in it, without quotes. None in a value that is an address itself.
+fn fetched_address(value: &str) -> Option<&str> {
+  if !value.contains(char::is_whitespace) {
+    return None;
+  }
+  let mut addresses = value
+    .split_whitespace()
+    .map(|w| w.trim_matches(['"', '\'', '<', '>', '(', ')']))
+    .filter(|w| w.contains("://"));
+  let first = addresses.next()?;
+  addresses.next().is_none().then_some(first)
+}
+
+/// A page's slug spelled as its title (`Siege_of_Salto` is "Siege of Salto"): a value of
+/// one word whose underscores join words, opening with a capital or a digit and not all
+/// capitals (`1960_Summer_Olympics`). Not an identifier (`create_user`, `MAX_SIZE`), which
+/// text writes as it is, nor a path or an address (`name_of` spells those).
+fn slug_words(value: &str) -> Option<String> {
+  let b = value.as_bytes();
+  let joins = (1..b.len().saturating_sub(1))
+    .any(|i| b[i] == b'_' && b[i - 1].is_ascii_alphanumeric() && b[i + 1].is_ascii_alphanumeric());
+  let capitalized = opens_as_name(value) && value.contains(char::is_lowercase);
+  (joins && capitalized && !value.contains(char::is_whitespace)).then(|| value.replace('_', " "))
+}
+
+/// Whether a value opens as a page's name does, with a capital or a digit (`Ed_Wood`,
+/// `1960_Summer_Olympics`), not as code and the paths of an application's routes do
+/// (`create_user`, `api/users`: naming a local request by `users` cost the threads' own
+/// files named 0.925 -> 0.924).
+fn opens_as_name(value: &str) -> bool {
+  value.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
 }
 
 /// Whether a call line's arguments hold no text at all (`next_page {"page": 2}`, `list {}`):
@@ -1270,6 +1315,24 @@ mod tests {
     assert_eq!(
       names(r#"→ fetch {"url":"https://x.org/p/Ed_Wood.html?x=1"}"#),
       ["ed wood"]
+    );
+    // A page's slug is named by its words too; an identifier only as it is.
+    assert_eq!(
+      names(r#"→ get_article {"slug":"Siege_of_Salto"}"#),
+      ["siege of salto", "siege_of_salto"]
+    );
+    assert_eq!(names(r#"→ find {"symbol":"create_user"}"#), ["create_user"]);
+    // A command that fetches a page is named by the page; one that calls an application's
+    // route by the command, as any short value.
+    assert_eq!(
+      names(
+        r#"→ Bash {"command":"curl -s \"https://en.wikipedia.org/api/rest_v1/page/summary/Siege_of_Salto\" | jq -r .extract","description":"Fetch the page summary"}"#
+      ),
+      ["fetch the page summary", "siege of salto"]
+    );
+    assert_eq!(
+      names(r#"→ Bash {"command":"curl -s http://localhost:3000/api/users"}"#),
+      ["curl -s http://localhost:3000/api/users"]
     );
     // A name is said without the qualifier after its comma; a question is said whole.
     assert_eq!(names(r#"→ lookup {"place":"Santa Fe, Missouri"}"#), ["santa fe"]);
