@@ -5,7 +5,8 @@ use std::borrow::Cow;
 use super::index::fold_ascii;
 use crate::core::segment::{
   document_stem, field_title, file_header, is_title_attribute, is_title_element, is_title_line,
-  is_titled_tag, json_title, latex_heading_title, match_prefix, quoted_heading, tag_title, without_tags,
+  is_titled_tag, json_title, later_field_title, latex_heading_title, match_prefix, quoted_heading, tag_title,
+  without_tags,
 };
 use crate::core::sentences::stands_before_name;
 use crate::core::terms::{is_stop_word, push_folded};
@@ -19,12 +20,16 @@ pub(super) fn heading_title(heading: &str) -> String {
   }
   let end = [':', '.'];
   // A setext heading's underline is no part of its title.
+  let whole = heading;
   let heading = heading.lines().next().unwrap_or(heading);
   // A file's header, or the file a search's matches are in (`match_prefix`).
   if let Some(path) = file_header(heading).or_else(|| match_prefix(heading).map(|(file, _)| file)) {
     return title(&name_of(path));
   }
-  if let Some(named) = tag_title(heading).or_else(|| field_title(heading)) {
+  if let Some(named) = tag_title(heading)
+    .or_else(|| field_title(heading))
+    .or_else(|| later_field_title(whole))
+  {
     return record_title(named);
   }
   if let Some(named) = latex_heading_title(heading) {

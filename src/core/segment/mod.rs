@@ -322,8 +322,12 @@ fn segment_with(
     let tag = title_lines && is_titled_tag(stripped);
     // A title field opens a record where it opens a block, or where its key opened one
     // before (`Source: …` over `Content: …`, record after record, no blank line between).
+    // A record's fields before its title field (`id: 7` over `title: Ed Wood`) are part of
+    // the heading it opens.
+    let leading_fields = para.filter(|&(s, _)| title_lines && fields_only(&text[s..ls]));
     let field = title_lines
       && (para.is_none()
+        || leading_fields.is_some()
         || !heading_keys.is_empty() && field_key(stripped).is_some_and(|key| heading_keys.contains(&key)))
       && (i != under_field || field_key(stripped) == field_key(&text[lines[i - 1].0..lines[i - 1].1]))
       && field_title(stripped).is_some();
@@ -338,14 +342,23 @@ fn segment_with(
       || tag
       || quoted_heading(stripped).is_some() && stands_apart(lines.get(i + 1).map(|&(a, b)| &text[a..b]))
     {
-      flush(out, &mut para, &mut next_block, heading);
+      let start = match leading_fields.filter(|_| field) {
+        Some((s, _)) => {
+          para = None;
+          s
+        }
+        None => {
+          flush(out, &mut para, &mut next_block, heading);
+          ls
+        }
+      };
       // The addresses right under a heading are part of it (`is_title_block`).
       let addresses = lines[i + 1..]
         .iter()
         .take(MAX_ADDRESS_LINES)
         .take_while(|&&(a, b)| is_address(text[a..b].trim()))
         .count();
-      open_heading(out, ls, lines[i + addresses].1, &mut heading, &mut next_block);
+      open_heading(out, start, lines[i + addresses].1, &mut heading, &mut next_block);
       i += 1 + addresses;
       if field && addresses == 0 {
         under_field = i;
@@ -404,7 +417,7 @@ fn segment_with(
     // A thematic break (`---` under a document's last line, as a YAML stream and many
     // exports separate their documents) ends the block it closes; what follows starts
     // anew, so that a title field under it heads what follows.
-    if indent <= 3 && is_thematic_break(stripped) {
+    if indent <= 3 && (is_thematic_break(stripped) || is_labelled_rule(stripped)) {
       para = Some(match para {
         Some((s, _)) => (s, le),
         None => (ls, le),
@@ -601,6 +614,8 @@ fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
   // that line is prose (`<source>` over `<document_content>` over the text).
   let mut waiting = 0;
   let mut fields: FxHashMap<&str, usize> = FxHashMap::default();
+  // Whether the lines from the paragraph's opening to this one are fields (`id: 7`).
+  let mut after_fields = false;
   for k in (0..lines.len()).filter(|&k| !blank(k)) {
     let l = line(k);
     if waiting > 0 {
@@ -610,14 +625,18 @@ fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
         waiting = 0;
       }
     }
-    let opens = k == 0 || blank(k - 1);
+    let opens = k == 0 || blank(k - 1) || is_labelled_rule(line(k - 1));
     paragraphs += usize::from(opens);
+    let leading_fields = !opens && after_fields;
+    after_fields = (opens || after_fields) && fields_only(l);
     if is_titled_tag(l) {
       waiting += 1;
     } else if let Some((key, _)) = l.split_once(": ").filter(|(key, _)| {
-      (opens || !fields.is_empty() && fields.contains_key(key.trim())) && field_title(l).is_some()
+      (opens || leading_fields || !fields.is_empty() && fields.contains_key(key.trim()))
+        && field_title(l).is_some()
     }) {
-      // A title field counts where it opens a paragraph, or where its key did before.
+      // A title field counts where it opens a paragraph or follows the fields that do, or
+      // where its key did before.
       *fields.entry(key.trim()).or_default() += 1;
     } else if opens && is_titled_item(text, lines, k) {
       title_lines += 1;
@@ -910,6 +929,16 @@ pub fn field_title(line: &str) -> Option<&str> {
   (is_title_attribute(key) && !value.is_empty() && value.len() <= MAX_TITLE_LINE).then_some(value)
 }
 
+/// The title field of a record's heading whose other fields stand before it (`id: 7` over
+/// `title: Ed Wood`, as a segment joins them: see `fields_only`).
+pub fn later_field_title(heading: &str) -> Option<&str> {
+  let mut lines = heading.lines();
+  let first = lines.next()?;
+  (field_title(first).is_none() && fields_only(first))
+    .then(|| lines.find_map(field_title))
+    .flatten()
+}
+
 /// A field line's name and value: `title: Ed Wood`, or a quoted value given with `=` as
 /// TOML and INI files write it (`title = "Ed Wood"`; unquoted, `x = y` is code).
 fn field(line: &str) -> Option<(&str, &str)> {
@@ -998,6 +1027,44 @@ fn is_thematic_break(line: &str) -> bool {
     count += 1;
   }
   count >= 3
+}
+
+/// A rule with a label in it, as programs print between records (mysql's `*** 1. row
+/// ***`, `----- Original Message -----`): the same mark, three times at least, on both
+/// sides of a short label. It closes the block over it, as a thematic break does.
+fn is_labelled_rule(line: &str) -> bool {
+  let t = line.trim();
+  let Some(mark) = t
+    .bytes()
+    .next()
+    .filter(|c| matches!(c, b'*' | b'-' | b'=' | b'_' | b'~'))
+  else {
+    return false;
+  };
+  let run = |s: &mut dyn Iterator<Item = u8>| s.take_while(|&c| c == mark).count();
+  let (open, close) = (run(&mut t.bytes()), run(&mut t.bytes().rev()));
+  let label = t.get(open..t.len().saturating_sub(close)).unwrap_or("");
+  // Spaced from its marks: `***Ed Wood***` is a bold title.
+  let spaced = label.starts_with(' ') && label.ends_with(' ');
+  let label = label.trim();
+  open >= MIN_RULE && close >= MIN_RULE && spaced && !label.is_empty() && label.len() <= MAX_TITLE_LINE
+}
+
+/// A rule's marks on each side of its label: three, as a thematic break's.
+const MIN_RULE: usize = 3;
+
+/// Whether `text` (lines of a record before its title field) is field lines only (`id: 7`,
+/// `  date: 2024-05-06`): short lines of a one-word name and a value that is no sentence
+/// (`Content: Ed Wood was a director.` over `Source: …` is the record before's text).
+fn fields_only(text: &str) -> bool {
+  let mut lines = text.lines().filter(|l| !l.trim().is_empty()).peekable();
+  lines.peek().is_some()
+    && lines.all(|l| {
+      l.len() <= MAX_TITLE_LINE
+        && field(l).is_some_and(|(key, value)| {
+          !key.contains(char::is_whitespace) && !value.trim_end().ends_with(['.', '!', '?'])
+        })
+    })
 }
 
 fn is_heading(line: &str) -> bool {
@@ -1733,6 +1800,34 @@ mod tests {
         && !is_thematic_break("--")
         && !is_thematic_break("-*-")
     );
+  }
+
+  /// Records whose fields open before their title (`id: 7` over `title: Ed Wood`), one
+  /// after another under a labelled rule (mysql's `\G`) and under blank lines: the title
+  /// field heads its record, the fields before it in its heading, which it names.
+  #[test]
+  fn fields_before_a_title_field_are_its_heading_s() {
+    let prose =
+      "was an American filmmaker who made low-budget films in the 1950s and is remembered for them.";
+    let rows = format!(
+      "***** 1. row *****\n   id: 7\ntitle: Ed Wood\n body: Ed Wood {prose}\n***** 2. row *****\n   id: 8\ntitle: Tim Burton\n body: Tim Burton {prose}\n2 rows in set\n"
+    );
+    let got = cut(&rows, Granularity::Sentence);
+    let headings: Vec<&str> = got.iter().filter(|p| p.1 == Kind::Heading).map(|p| p.0).collect();
+    assert_eq!(
+      headings,
+      ["id: 7\ntitle: Ed Wood", "id: 8\ntitle: Tim Burton"],
+      "{got:?}"
+    );
+    assert_eq!(later_field_title(headings[1]), Some("Tim Burton"));
+    let blocks =
+      format!("id: 7\ntitle: Ed Wood\nEd Wood {prose}\n\nid: 8\ntitle: Tim Burton\nTim Burton {prose}");
+    let got = cut(&blocks, Granularity::Sentence);
+    assert_eq!(got.iter().filter(|p| p.1 == Kind::Heading).count(), 2, "{got:?}");
+    // Not a heading's addresses, nor a bold title, nor a rule of marks alone.
+    assert_eq!(later_field_title("## Ed Wood\nSource: https://x.org/ed"), None);
+    assert!(is_labelled_rule("----- Original Message -----"));
+    assert!(!is_labelled_rule("***Ed Wood***") && !is_labelled_rule("*****"));
   }
 
   /// Files with front matter joined by `cat`: the next file's `---` right under the last
