@@ -6,7 +6,7 @@ use super::index::fold_ascii;
 use crate::core::segment::{
   document_stem, field_title, file_header, is_title_attribute, is_title_element, is_title_line,
   is_titled_tag, json_title, later_field_title, latex_heading_title, match_prefix, quoted_heading, tag_title,
-  without_tags,
+  without_org_tags, without_tags,
 };
 use crate::core::sentences::stands_before_name;
 use crate::core::terms::{is_stop_word, push_folded};
@@ -37,11 +37,14 @@ pub(super) fn heading_title(heading: &str) -> String {
   }
   // A heading held in a JSON string (`"## Ed Wood\n",`).
   let heading = quoted_heading(heading).unwrap_or(heading);
-  let t = heading
-    .trim_start_matches(['#', '='])
-    .trim_end_matches('=')
-    .trim()
-    .trim_end_matches(end);
+  // An org-mode heading's tags (`* Ed Wood :wiki:`) are no part of its title.
+  let t = without_org_tags(
+    heading
+      .trim_start_matches(['#', '='])
+      .trim_end_matches('=')
+      .trim(),
+  )
+  .trim_end_matches(end);
   // A numbered heading (`### 3. Ed Wood`), a linked one (`### [Ed Wood](https://…)`).
   let t = without_mark(t);
   let t = t
@@ -1358,6 +1361,14 @@ mod tests {
   fn a_field_s_address_names_what_it_addresses() {
     assert_eq!(heading_title("Source: https://x.org/wiki/Ed_Wood"), "ed wood");
     assert_eq!(heading_title("Title: Ed Wood (film)"), "ed wood");
+    // A record whose fields open before its title field.
+    assert_eq!(heading_title("id: 7\ntitle: Ed Wood"), "ed wood");
+  }
+
+  #[test]
+  fn an_org_heading_s_tags_are_no_part_of_its_title() {
+    assert_eq!(heading_title("* Ed Wood :film:wiki:"), "ed wood");
+    assert_eq!(heading_title("** Ed Wood"), "ed wood");
   }
 
   #[test]

@@ -666,13 +666,36 @@ fn is_titled_item(text: &str, lines: &[(usize, usize)], k: usize) -> bool {
       .take_while(|&n| !is_blank(line(n)) && !is_list_item(line(n).trim_start_matches(' ')))
       .last()
       .unwrap_or(k + 1);
-    is_prose(text[lines[k + 1].0..lines[end].1].trim())
+    is_prose(without_markup_lines(&text[lines[k + 1].0..lines[end].1]))
   };
   is_list_item(item)
     && is_title_line(&item[item_mark(item)..])
     && !next.starts_with([' ', '\t'])
     && !is_list_item(next)
     && prose()
+}
+
+/// `text` without the lines around its prose that open with markup, not a word or a quote
+/// (org-mode's `:PROPERTIES:` drawer and `#+begin_quote` over an entry's text, `<div>`).
+fn without_markup_lines(text: &str) -> &str {
+  let markup = |l: &str| {
+    let l = l.trim();
+    !l.is_empty() && !l.starts_with(|c: char| c.is_alphanumeric() || matches!(c, '"' | '\u{201c}'))
+  };
+  let (mut from, mut to) = (0, text.len());
+  for line in text.split_inclusive('\n') {
+    if !markup(line) {
+      break;
+    }
+    from += line.len();
+  }
+  for line in text[from..].split_inclusive('\n').rev() {
+    if !markup(line) {
+      break;
+    }
+    to -= line.len();
+  }
+  text[from..to.max(from)].trim()
 }
 
 /// A line with nothing on it but spaces, or a block quote's marks (`>`, the blank line of
@@ -830,7 +853,7 @@ fn reads_as_heading(line: &str, underline: &str) -> bool {
 /// braces), a quote, a table row or markup.
 pub fn is_title_line(line: &str) -> bool {
   // A block quote's title line is one too (`> Ed Wood` over a quoted paragraph).
-  let t = line.trim();
+  let t = without_org_tags(line.trim());
   let t = t.strip_prefix("> ").map_or(t, str::trim);
   let bare = t.trim_start_matches(['*', '_']);
   // Cheapest first: most lines asked are long, or end or open as no title does.
@@ -843,6 +866,26 @@ pub fn is_title_line(line: &str) -> bool {
     // No sentence ends inside it.
     && !t.as_bytes().windows(2).any(|w| matches!(w, [b'.' | b'?' | b'!', b' ']))
     && t.split_whitespace().count() <= MAX_TITLE_WORDS
+}
+
+/// A heading without the tags org-mode writes at its end (`* Ed Wood :film:wiki:`).
+pub fn without_org_tags(heading: &str) -> &str {
+  let Some((rest, tags)) = heading.trim_end().rsplit_once(char::is_whitespace) else {
+    return heading;
+  };
+  let tagged = tags.len() > 2
+    && tags.starts_with(':')
+    && tags.ends_with(':')
+    && tags.split(':').all(|tag| {
+      tag
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '@' | '#' | '%'))
+    });
+  if tagged {
+    rest.trim_end()
+  } else {
+    heading
+  }
 }
 
 /// A paragraph that is a title line, alone or over the addresses of what it titles (`Ed
@@ -1766,6 +1809,20 @@ mod tests {
         .map(|h| got[h].0)
     };
     assert_eq!(heads("Tim Burton was"), Some("* Tim Burton"));
+    // An org-mode entry: its tags end its heading, a drawer and a quote's markup stand
+    // between it and its prose.
+    let entry = |t: &str| {
+      format!("* {t} :wiki:\n:PROPERTIES:\n:ID:       7\n:ROAM_REFS: https://x.org/{t}\n:END:\n#+begin_quote\n{t} {prose}\n#+end_quote\n")
+    };
+    let captured = format!(
+      "#+title: Reading list\n\n{}\n{}",
+      entry("Ed Wood"),
+      entry("Tim Burton")
+    );
+    let got = cut(&captured, Granularity::Sentence);
+    let headings: Vec<&str> = got.iter().filter(|p| p.1 == Kind::Heading).map(|p| p.0).collect();
+    assert_eq!(headings, ["* Ed Wood :wiki:", "* Tim Burton :wiki:"], "{got:?}");
+    assert!(is_title_line("Ed Wood :film:wiki:") && !is_title_line(":wiki:"));
     // In a message's part, one such item is no listing: it stays an item.
     let one = format!("* Ed Wood\nEd Wood {prose}");
     let mut part = Vec::new();
