@@ -350,8 +350,11 @@ fn without_mark(lead: &str) -> &str {
     }
   }
   let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-  // A row's index cell (`1,"Ed Wood",…`, `1\tEd Wood\t…`), not a number (`1,000`, `1, 2`).
-  if let Some(rest) = t[digits..].strip_prefix([',', '\t']) {
+  // A row's index cell (`1,"Ed Wood",…`, `1\tEd Wood\t…`, a printed table's `1   Ed Wood   …`),
+  // not a number (`1,000`, `1, 2`, `1 Ed Wood`).
+  let cell = t[digits..].strip_prefix([',', '\t']);
+  let padded = || t[digits..].strip_prefix("  ").map(|r| r.trim_start_matches(' '));
+  if let Some(rest) = cell.or_else(padded) {
     if digits > 0 && rest.starts_with(|c: char| !c.is_ascii_digit() && !c.is_whitespace()) {
       return rest;
     }
@@ -1423,6 +1426,9 @@ mod tests {
     ] {
       assert_eq!(lead_title(record).as_deref(), Some("ed wood"), "{record}");
     }
+    // A printed table's index cell, padded (pandas' `to_string`), is no part of its row.
+    assert_eq!(without_mark("12     Ed Wood   He was…"), "Ed Wood   He was…");
+    assert_eq!(without_mark("12 Ed Wood"), "12 Ed Wood");
     assert_eq!(
       lead_title("Passage 2 [title: Ray Turner (computer scientist)]: He is a logician.").as_deref(),
       Some("ray turner")
