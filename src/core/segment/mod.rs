@@ -204,6 +204,9 @@ fn segment_with(
   let mut match_file: Option<&str> = None;
   // The paragraph being gathered: its start and end offsets.
   let mut para: Option<(usize, usize)> = None;
+  // Whether the paragraph being gathered is field lines only (`fields_only`): a record's
+  // fields before its title field.
+  let mut para_fields = false;
   let flush = |out: &mut Vec<Segment>,
                para: &mut Option<(usize, usize)>,
                next_block: &mut usize,
@@ -324,7 +327,7 @@ fn segment_with(
     // before (`Source: …` over `Content: …`, record after record, no blank line between).
     // A record's fields before its title field (`id: 7` over `title: Ed Wood`) are part of
     // the heading it opens.
-    let leading_fields = para.filter(|&(s, _)| title_lines && fields_only(&text[s..ls]));
+    let leading_fields = para.filter(|_| title_lines && para_fields);
     let field = title_lines
       && (para.is_none()
         || leading_fields.is_some()
@@ -504,6 +507,7 @@ fn segment_with(
     if i > 0 && (long(i - 1) && long(i) && ends_sentence(i - 1) || run_starts || row) {
       flush(out, &mut para, &mut next_block, heading);
     }
+    para_fields = (para.is_none() || para_fields) && fields_only(line);
     para = Some(match para {
       Some((s, _)) => (s, le),
       None => (ls, le),
@@ -873,7 +877,7 @@ pub fn without_org_tags(heading: &str) -> &str {
   let Some((rest, tags)) = heading.trim_end().rsplit_once(char::is_whitespace) else {
     return heading;
   };
-  let tagged = tags.len() > 2
+  let tagged = !tags.trim_matches(':').is_empty()
     && tags.starts_with(':')
     && tags.ends_with(':')
     && tags.split(':').all(|tag| {
@@ -1084,8 +1088,8 @@ fn is_labelled_rule(line: &str) -> bool {
   else {
     return false;
   };
-  let run = |s: &mut dyn Iterator<Item = u8>| s.take_while(|&c| c == mark).count();
-  let (open, close) = (run(&mut t.bytes()), run(&mut t.bytes().rev()));
+  let open = t.bytes().take_while(|&c| c == mark).count();
+  let close = t.bytes().rev().take_while(|&c| c == mark).count();
   let label = t.get(open..t.len().saturating_sub(close)).unwrap_or("");
   // Spaced from its marks: `***Ed Wood***` is a bold title.
   let spaced = label.starts_with(' ') && label.ends_with(' ');
@@ -1289,6 +1293,11 @@ mod tests {
       .collect()
   }
 
+  /// The headings among `cut`'s segments.
+  fn heading_texts<'t>(got: &[(&'t str, Kind, usize, Option<usize>)]) -> Vec<&'t str> {
+    got.iter().filter(|p| p.1 == Kind::Heading).map(|p| p.0).collect()
+  }
+
   /// A message part's segments: each one's kind, text and heading.
   fn part(text: &str) -> Vec<(Kind, &str, Option<usize>)> {
     let mut out = Vec::new();
@@ -1474,7 +1483,7 @@ mod tests {
   fn a_titled_tag_heads_what_it_wraps() {
     let text = "<document title=\"Ed Wood\">\nHe made films.\n</document>\n<document index=\"2\">\n<source>Tim Burton</source>\n<document_content>\nHe was born in Burbank.\n</document_content>\n</document>";
     let got = cut(text, Granularity::Sentence);
-    let headings: Vec<&str> = got.iter().filter(|p| p.1 == Kind::Heading).map(|p| p.0).collect();
+    let headings = heading_texts(&got);
     assert_eq!(
       headings,
       ["<document title=\"Ed Wood\">", "<source>Tim Burton</source>"]
@@ -1798,7 +1807,7 @@ mod tests {
       "was an American filmmaker who made low-budget films in the 1950s and is remembered for them by many.";
     let notes = format!("#+TITLE: Notes\n\n* Ed Wood\nEd Wood {prose}\n\n* Tim Burton\nTim Burton {prose}");
     let got = cut(&notes, Granularity::Sentence);
-    let headings: Vec<&str> = got.iter().filter(|p| p.1 == Kind::Heading).map(|p| p.0).collect();
+    let headings = heading_texts(&got);
     assert_eq!(headings, ["* Ed Wood", "* Tim Burton"], "{got:?}");
     let heads = |needle: &str| {
       got
@@ -1820,7 +1829,7 @@ mod tests {
       entry("Tim Burton")
     );
     let got = cut(&captured, Granularity::Sentence);
-    let headings: Vec<&str> = got.iter().filter(|p| p.1 == Kind::Heading).map(|p| p.0).collect();
+    let headings = heading_texts(&got);
     assert_eq!(headings, ["* Ed Wood :wiki:", "* Tim Burton :wiki:"], "{got:?}");
     assert!(is_title_line("Ed Wood :film:wiki:") && !is_title_line(":wiki:"));
     // In a message's part, one such item is no listing: it stays an item.
@@ -1845,7 +1854,7 @@ mod tests {
   fn a_thematic_break_closes_its_block() {
     let stream = "---\ntitle: Ed Wood\ntext: |\n  He made films.\n---\ntitle: Tim Burton\ntext: |\n  He was born in Burbank.";
     let got = cut(stream, Granularity::Sentence);
-    let headings: Vec<&str> = got.iter().filter(|p| p.1 == Kind::Heading).map(|p| p.0).collect();
+    let headings = heading_texts(&got);
     assert_eq!(headings, ["title: Ed Wood", "title: Tim Burton"], "{got:?}");
     // The break is the close of the block over it.
     let films = got.iter().position(|p| p.0.contains("films")).unwrap();
@@ -1870,7 +1879,7 @@ mod tests {
       "***** 1. row *****\n   id: 7\ntitle: Ed Wood\n body: Ed Wood {prose}\n***** 2. row *****\n   id: 8\ntitle: Tim Burton\n body: Tim Burton {prose}\n2 rows in set\n"
     );
     let got = cut(&rows, Granularity::Sentence);
-    let headings: Vec<&str> = got.iter().filter(|p| p.1 == Kind::Heading).map(|p| p.0).collect();
+    let headings = heading_texts(&got);
     assert_eq!(
       headings,
       ["id: 7\ntitle: Ed Wood", "id: 8\ntitle: Tim Burton"],
@@ -1880,7 +1889,7 @@ mod tests {
     let blocks =
       format!("id: 7\ntitle: Ed Wood\nEd Wood {prose}\n\nid: 8\ntitle: Tim Burton\nTim Burton {prose}");
     let got = cut(&blocks, Granularity::Sentence);
-    assert_eq!(got.iter().filter(|p| p.1 == Kind::Heading).count(), 2, "{got:?}");
+    assert_eq!(heading_texts(&got).len(), 2, "{got:?}");
     // Not a heading's addresses, nor a bold title, nor a rule of marks alone.
     assert_eq!(later_field_title("## Ed Wood\nSource: https://x.org/ed"), None);
     assert!(is_labelled_rule("----- Original Message -----"));
@@ -1898,7 +1907,7 @@ mod tests {
     };
     let cat = format!("{}\n{}", file("Ed Wood"), file("Tim Burton"));
     let got = cut(&cat, Granularity::Sentence);
-    let headings: Vec<&str> = got.iter().filter(|p| p.1 == Kind::Heading).map(|p| p.0).collect();
+    let headings = heading_texts(&got);
     assert_eq!(
       headings,
       ["title: \"Ed Wood\"", "title: \"Tim Burton\""],
