@@ -213,7 +213,7 @@ pub(super) fn call_titles(line: &str) -> Vec<String> {
 /// The address a command or a sentence holds (`curl -s "https://…/Ed_Wood" | jq …`): its
 /// one word with `://` in it, without quotes. None in a value that is an address itself.
 fn fetched_address(value: &str) -> Option<&str> {
-  if !value.contains(char::is_whitespace) {
+  if value.len() > MAX_COMMAND_BYTES || !value.contains(char::is_whitespace) {
     return None;
   }
   let mut addresses = value
@@ -252,6 +252,10 @@ pub fn asks_for_nothing(line: &str) -> bool {
     .find('{')
     .is_none_or(|at| string_values(&line[at..]).next().is_none())
 }
+
+/// Argument values longer than this are content (a file's, a message), not a command line
+/// that fetches a page: a call's content is not searched for an address.
+const MAX_COMMAND_BYTES: usize = 1024;
 
 /// Argument values longer than this are content (code, a message), not a name.
 const MAX_TITLE_BYTES: usize = 120;
