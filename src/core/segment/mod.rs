@@ -874,12 +874,16 @@ pub fn is_title_line(line: &str) -> bool {
 
 /// A heading without the tags org-mode writes at its end (`* Ed Wood :film:wiki:`).
 pub fn without_org_tags(heading: &str) -> &str {
-  let Some((rest, tags)) = heading.trim_end().rsplit_once(char::is_whitespace) else {
+  // Most lines asked end otherwise: they are not searched for their last word.
+  let t = heading.trim_end();
+  if !t.ends_with(':') {
+    return heading;
+  }
+  let Some((rest, tags)) = t.rsplit_once(char::is_whitespace) else {
     return heading;
   };
   let tagged = !tags.trim_matches(':').is_empty()
     && tags.starts_with(':')
-    && tags.ends_with(':')
     && tags.split(':').all(|tag| {
       tag
         .chars()
