@@ -266,6 +266,15 @@ pub fn markers(text: &str) -> impl Iterator<Item = Marker<'_>> {
   })
 }
 
+/// The markers of a report's `text` that cite: `[3]` wherever it stands, a superscript
+/// digit only where prose cites with one (`films.³`), not as a unit's exponent
+/// (`3,601.88 km² [4]`, which cites `[4]` alone).
+pub fn citing_markers(text: &str) -> impl Iterator<Item = Marker<'_>> {
+  markers(text).filter(move |m| {
+    !text[m.span.clone()].starts_with(|c| superscript_digit(c).is_some()) || cites_as_prose(text, m)
+  })
+}
+
 /// The title of what a definition's target lists, however the reference is written:
 /// `Ed Wood — https://…`, `Ed Wood. Wikipedia. https://…`, `Wikipedia: Ed Wood. https://…`,
 /// IEEE's `"Ed Wood," *Wikipedia*. [Online]. Available: https://…`, or an address alone.
@@ -499,7 +508,14 @@ fn cites_as_prose(text: &str, m: &Marker) -> bool {
   }
   let open = m.span.start;
   let after = &text[m.span.end..];
-  match text[..open].chars().next_back() {
+  // An inline tag before it is markup (`… aquariums.<br>³`); a sentence's punctuation may
+  // stand inside its closing brackets (`… (stylised as Bored!)⁶`).
+  let before = without_closing_tag(&text[..open]);
+  let closed = before.trim_end_matches([')', ']']);
+  if closed.len() < before.len() && closed.ends_with(['.', '!', '?']) {
+    return true;
+  }
+  match before.chars().next_back() {
     None => true,
     Some(c)
       if c.is_whitespace() || matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | '"' | '\u{201d}' | '\'') =>
@@ -515,6 +531,14 @@ fn cites_as_prose(text: &str, m: &Marker) -> bool {
       }
     }
     _ => false,
+  }
+}
+
+/// `text` without the inline tag it ends with (`<br>`, `</b>`), if it ends with one.
+fn without_closing_tag(text: &str) -> &str {
+  match text.strip_suffix('>').and_then(|r| r.rfind('<')) {
+    Some(at) if tag_len(&text[at..]) == Some(text.len() - at) => &text[..at],
+    _ => text,
   }
 }
 
@@ -738,6 +762,23 @@ mod tests {
       );
       assert_eq!(Sources::title(&text, &segments, d), "Ed Wood", "{text}");
     }
+  }
+
+  #[test]
+  fn a_superscript_cites_after_a_sentence_not_as_an_exponent() {
+    let labels = |t: &str| {
+      citing_markers(t)
+        .map(|m| m.label.into_owned())
+        .collect::<Vec<_>>()
+    };
+    assert_eq!(
+      labels("films.\u{b9} aquariums.<br>\u{b3} (stylised as Bored!)\u{2076} [7]"),
+      ["1", "3", "6", "7"]
+    );
+    assert_eq!(
+      labels("It covers 135 km\u{b2} [4], and (x+1)\u{b2} + 3 is odd."),
+      ["4"]
+    );
   }
 
   #[test]

@@ -421,6 +421,25 @@ Add a rate limiter in front of the login handler, as shown here:\n\n\
     }
   }
 
+  #[test]
+  fn a_units_exponent_is_no_marker() {
+    // `km²` squares its unit: it cites nothing, though a source `[2]` is listed.
+    let filler = "Filler sentence about nothing. ".repeat(40);
+    let text = format!(
+      "{filler}\n\nThe park covers 3,601.88 km\u{b2} [1]. Its rivers are named after [2].\n\n\
+[1]: Luberon park — https://x.org/luberon\n[2]: C\u{e9}reste — https://x.org/cereste\n"
+    );
+    let r = run(&text, "How large is the park?", Some(40));
+    assert!(
+      r.content.contains("3,601.88 km\u{b2} [1]") && r.content.contains("x.org/luberon"),
+      "{}",
+      r.content
+    );
+    assert!(!r.content.contains("x.org/cereste"), "{}", r.content);
+    let markers: Vec<&str> = r.citations.iter().map(|c| c.marker.as_str()).collect();
+    assert_eq!(markers, ["[1]"]);
+  }
+
   /// An annotation that ends sentence after sentence with the same words names their
   /// source: it stays with its sentence, and titles it.
   #[test]

@@ -12,7 +12,7 @@ use super::citations::{
 use super::clean::render_clean;
 use super::{Citation, FilterOptions, MISSES, REFILL};
 use crate::core::cancel::{Cancel, Cancelled};
-use crate::core::citations::{definition, listed_definition, markers, title_of, MAX_LABEL};
+use crate::core::citations::{citing_markers, definition, listed_definition, title_of, MAX_LABEL};
 use crate::core::extract::DEFAULT_ELISION;
 use crate::core::relevance::{scores, Index};
 use crate::core::segment::{segment, Granularity, Kind, Segment};
@@ -111,10 +111,10 @@ impl Report {
       let mut cited: FxHashSet<String> = FxHashSet::default();
       let mut from = 0;
       for d in &listed {
-        cited.extend(markers(&text[from..d.range.start]).map(|m| m.label.to_lowercase()));
+        cited.extend(citing_markers(&text[from..d.range.start]).map(|m| m.label.to_lowercase()));
         from = d.range.end;
       }
-      cited.extend(markers(&text[from..]).map(|m| m.label.to_lowercase()));
+      cited.extend(citing_markers(&text[from..]).map(|m| m.label.to_lowercase()));
       let defined: FxHashSet<String> = definitions.iter().map(|d| d.label.clone()).collect();
       definitions.extend(
         listed
@@ -164,7 +164,7 @@ impl Report {
     let mut cites: Vec<Vec<usize>> = segments
       .iter()
       .map(|s| {
-        let mut used: Vec<usize> = markers(&text[s.start..s.end])
+        let mut used: Vec<usize> = citing_markers(&text[s.start..s.end])
           .filter_map(|m| by_label.get(m.label.to_lowercase().as_str()).copied())
           .collect();
         used.dedup();
@@ -555,7 +555,7 @@ impl Report {
         out.push(c);
       }
     };
-    for m in markers(body) {
+    for m in citing_markers(body) {
       let lower = m.label.to_lowercase();
       if let Some(d) = self.definitions.iter().find(|d| d.label == lower) {
         add(Citation {
