@@ -422,6 +422,25 @@ Add a rate limiter in front of the login handler, as shown here:\n\n\
   }
 
   #[test]
+  fn a_paragraph_is_titled_by_its_source_not_by_the_one_its_last_sentence_adds() {
+    // Perplexity stacks the next paragraph's source on a paragraph's last sentence.
+    let filler = "Filler sentence about nothing at all. ".repeat(30);
+    let text = format!(
+      "{filler}\n\nA physic garden holds medicinal plants.[1] Monks kept such gardens.[1][2]\n\n\
+It is a genus of orchids from Florida.[2] The plants flower in swamps.[2][3]\n\n\
+Its species grow on rocks.[3] Gardeners prize them.[3][1]\n\n\
+Sources:\n1. https://x.org/wiki/Physic_garden\n2. https://x.org/wiki/Brassia\n3. https://x.org/wiki/Achimenes\n"
+    );
+    let r = run(&text, "Where does Brassia come from?", Some(40));
+    assert!(
+      r.content.contains("genus of orchids from Florida"),
+      "{}",
+      r.content
+    );
+    assert!(!r.content.contains("Monks kept"), "{}", r.content);
+  }
+
+  #[test]
   fn a_units_exponent_is_no_marker() {
     // `km²` squares its unit: it cites nothing, though a source `[2]` is listed.
     let filler = "Filler sentence about nothing. ".repeat(40);

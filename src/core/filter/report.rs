@@ -256,10 +256,10 @@ impl Report {
       let mut sources: Vec<usize> = self.cites[i..j].iter().flatten().copied().collect();
       sources.sort_unstable();
       // The sources it mostly cites: not one its last sentence adds to its own
-      // (Perplexity's stacked `… [1][2]`).
+      // (Perplexity's stacked `… [1][2]`), which is cited half as often or less.
       let uses = |d: &usize| sources.iter().filter(|&e| e == d).count();
       let most = sources.iter().map(uses).max().unwrap_or(0);
-      let mut sources: Vec<usize> = sources.iter().copied().filter(|d| 2 * uses(d) >= most).collect();
+      let mut sources: Vec<usize> = sources.iter().copied().filter(|d| 2 * uses(d) > most).collect();
       sources.dedup();
       // A paragraph is titled by the sources it cites: what its markers' definitions
       // name, the text of its inline links, what its source notes name.

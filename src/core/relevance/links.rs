@@ -55,6 +55,29 @@ pub(super) fn heading_title(heading: &str) -> String {
   title(t.trim_matches(['*', '_']).trim_end_matches(end))
 }
 
+/// A heading's names: its title, or each of the titles it lists (`## Brassia; Achimenes`,
+/// as a report's paragraph that cites two sources is titled).
+pub(super) fn heading_titles(heading: &str) -> Vec<String> {
+  let whole = heading_title(heading);
+  // Not at an HTML entity's semicolon (`Julie &amp; Julia`).
+  let entity = |before: &str| {
+    let word = before.trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '#');
+    word.ends_with('&') && word.len() < before.len()
+  };
+  let mut names = Vec::new();
+  let mut from = 0;
+  for (at, _) in whole.match_indices("; ").filter(|&(at, _)| !entity(&whole[..at])) {
+    names.push(title(&whole[from..at]));
+    from = at + 2;
+  }
+  if from == 0 {
+    return vec![whole];
+  }
+  names.push(title(&whole[from..]));
+  names.retain(|t| !t.is_empty());
+  names
+}
+
 /// A cited source's title as a name (`Ed Wood (film)` is "ed wood": see `title`).
 pub(super) fn source_title(name: &str) -> String {
   title(name)
@@ -1384,6 +1407,13 @@ mod tests {
     assert_eq!(heading_title("wiki/Ed_Wood.txt:3:"), "ed wood");
     assert_eq!(heading_title(r###""## Ed Wood\n","###), "ed wood");
     assert_eq!(heading_title("notes/Tim-Burton.md:2:"), "tim burton");
+    // A report's paragraph that cites two sources is titled by both, each a name.
+    assert_eq!(
+      heading_titles("## Brassia; Achimenes (plant)"),
+      ["brassia", "achimenes"]
+    );
+    assert_eq!(heading_titles("## Ed Wood"), ["ed wood"]);
+    assert_eq!(heading_titles("## Julie &amp; Julia"), ["julie &amp; julia"]);
     assert_eq!(heading_title("=== build/index.html ==="), "index.html");
   }
 

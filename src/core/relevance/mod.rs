@@ -37,7 +37,7 @@ pub use postings::{Postings, Trigrams};
 use bm25::PHRASE;
 use groups::{group_scores, is_section_start, units, QueryTerms};
 use links::{
-  call_titles, heading_title, lead_titles, name_spans, named_titles, names_nothing, record_title,
+  call_titles, heading_titles, lead_titles, name_spans, named_titles, names_nothing, record_title,
   source_title, titles_named_by_task, without_parentheses,
 };
 use pair::lift_pair;
@@ -200,7 +200,7 @@ pub fn scores_with(
   let start_names = |s: &Segment| -> (Vec<String>, Naming) {
     let line = &text[s.start..s.end];
     match s.kind {
-      Kind::Heading => (vec![heading_title(line)], Naming::Written),
+      Kind::Heading => (heading_titles(line), Naming::Written),
       Kind::Call => (call_titles(line), Naming::OneOf),
       _ => (Vec::new(), Naming::Written),
     }
