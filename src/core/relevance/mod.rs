@@ -46,7 +46,9 @@ use weights::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::core::citations::Sources;
-use crate::core::segment::{is_title_block, late_title, opens_record_piece, Kind, Segment};
+use crate::core::segment::{
+  closing_field_title, is_title_block, late_title, opens_record_piece, Kind, Segment,
+};
 use crate::core::terms::Terms;
 
 /// Relevance of every segment to one query, on a 0..~3 scale where 0 means unrelated.
@@ -227,6 +229,7 @@ pub fn scores_with(
         let record = (from..end)
           .find(|&i| section_of[i] == k)
           .is_some_and(|i| opens_record_piece(&text[segments[i].start..]));
+        let last = (from..end).rev().find(|&i| section_of[i] == k);
         let late = record
           .then(|| {
             (from..end)
@@ -234,7 +237,8 @@ pub fn scores_with(
               .filter(|&i| section_of[i] == k)
               .find_map(|i| late_title(&text[segments[i].start..segments[i].end]))
           })
-          .flatten();
+          .flatten()
+          .or_else(|| last.and_then(|i| closing_field_title(&text[segments[i].start..segments[i].end])));
         if let Some(name) = late {
           return (vec![record_title(name)], Naming::AllOf(1));
         }
@@ -1058,6 +1062,10 @@ mod tests {
     );
     the_director_is_followed(
       r#"[{"page_content":"Ed Wood is a film directed by Tim Burton.","metadata":{"source":"https://en.wikipedia.org/wiki/Ed_Wood_(film)","score":0.9}},{"page_content":"He grew up in Burbank.","metadata":{"source":"https://en.wikipedia.org/wiki/Tim_Burton","score":0.8}},{"page_content":"Bela Lugosi starred in films by Ed Wood, who directed him until he died.","metadata":{"source":"https://en.wikipedia.org/wiki/Bela_Lugosi","score":0.7}}]"#,
+    );
+    // YAML items whose source field closes them.
+    the_director_is_followed(
+      "findings:\n  - claim: \"Ed Wood is a film directed by Tim Burton.\"\n    source: https://en.wikipedia.org/wiki/Ed_Wood_(film)\n  - claim: \"He grew up in Burbank.\"\n    source: https://en.wikipedia.org/wiki/Tim_Burton\n  - claim: \"Bela Lugosi starred in films by Ed Wood, who directed him until he died.\"\n    source: https://en.wikipedia.org/wiki/Bela_Lugosi\n",
     );
   }
 

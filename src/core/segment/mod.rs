@@ -980,6 +980,14 @@ pub fn field_title(line: &str) -> Option<&str> {
   (is_title_attribute(key) && !value.is_empty() && value.len() <= MAX_TITLE_LINE).then_some(value)
 }
 
+/// The value of the title field that closes a record's piece after its text (`- claim:
+/// "…"` over `  source: https://…/wiki/Ed_Wood`, a YAML item whose title comes last).
+pub fn closing_field_title(piece: &str) -> Option<&str> {
+  let mut lines = piece.trim_end().lines();
+  let last = lines.next_back()?;
+  lines.next_back().and_then(|_| field_title(last))
+}
+
 /// The title field of a record's heading whose other fields stand before it (`id: 7` over
 /// `title: Ed Wood`, as a segment joins them: see `fields_only`).
 pub fn later_field_title(heading: &str) -> Option<&str> {
