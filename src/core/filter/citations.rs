@@ -88,17 +88,40 @@ pub(super) fn source_notes(text: &str) -> Vec<Note> {
   }
   let mut tails = closing_parentheses(text);
   tails.extend(dash_tails(text));
-  let mut uses: FxHashMap<String, usize> = FxHashMap::default();
-  for (_, named) in &tails {
-    *uses.entry(named.to_lowercase()).or_default() += 1;
-  }
-  tails.retain(|(_, named)| uses[&named.to_lowercase()] >= MIN_NOTE_USES);
   // Notes are how a text cites where they end a good share of its sentences, not where an
   // acronym's parentheses (`… League (AFL).`) recur twice among hundreds.
   let ends = memchr::memchr3_iter(b'.', b'!', b'?', text.as_bytes())
     .filter(|&at| text.as_bytes().get(at + 1).is_none_or(u8::is_ascii_whitespace))
     .count();
-  if (tails.len() as f32) < MIN_NOTE_SHARE * ends as f32 {
+  let enough = |uses: usize| uses >= MIN_NOTE_USES && uses as f32 >= MIN_NOTE_SHARE * ends as f32;
+  // A note recurs by what it names; or by its form, where that ends a good share of the
+  // sentences by itself: a label (`— Source: Ed Wood`), or the place after a sentence's full
+  // stop (`… films. (Ed Wood)`; an acronym's stands before it). Such a source may be cited
+  // once.
+  let form = |(note, named): &(&str, &str)| {
+    let label = note
+      .strip_suffix(named)
+      .map(str::trim_end)
+      .filter(|l| l.ends_with(':'));
+    let after_stop = text[..span(text, note).start]
+      .trim_end_matches([' ', '*', '_'])
+      .ends_with(['.', '!', '?']);
+    label
+      .map(str::to_lowercase)
+      .or_else(|| after_stop.then(String::new))
+  };
+  let mut by_name: FxHashMap<String, usize> = FxHashMap::default();
+  let mut by_form: FxHashMap<String, usize> = FxHashMap::default();
+  for tail in &tails {
+    *by_name.entry(tail.1.to_lowercase()).or_default() += 1;
+    if let Some(f) = form(tail) {
+      *by_form.entry(f).or_default() += 1;
+    }
+  }
+  tails.retain(|tail| {
+    by_name[&tail.1.to_lowercase()] >= MIN_NOTE_USES || form(tail).is_some_and(|f| enough(by_form[&f]))
+  });
+  if !enough(tails.len()) {
     tails.clear();
   }
   let mut names: Vec<&str> = tails.iter().map(|(_, named)| *named).collect();
@@ -240,7 +263,12 @@ fn dash_tails(text: &str) -> Vec<(&str, &str)> {
       continue;
     };
     let tail = line[at + dash..].trim_end();
-    if tail.is_empty() || tail.len() > MAX_NOTE || !tail.contains(char::is_alphabetic) || tail.contains(". ")
+    // After text: not a list item's own dash (`  - claim: …`).
+    if line[..at].trim().is_empty()
+      || tail.is_empty()
+      || tail.len() > MAX_NOTE
+      || !tail.contains(char::is_alphabetic)
+      || tail.contains(". ")
     {
       continue;
     }

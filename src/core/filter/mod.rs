@@ -483,6 +483,39 @@ Sources:\n1. https://x.org/wiki/Physic_garden\n2. https://x.org/wiki/Brassia\n3.
     }
   }
 
+  /// A note with a label (`— Source: Paris`), or after a sentence's full stop (`… France.
+  /// (Paris)`), recurs by that form where it ends a good share of the sentences: a source
+  /// that one line alone cites is named by it too. A list item's own dash is no note, nor
+  /// an acronym after an abbreviation (`Inc. (TAPE)`) among other notes.
+  #[test]
+  fn a_note_of_a_recurring_form_names_its_source_however_often_it_is_cited() {
+    let filler = "Filler sentence about nothing. ".repeat(8);
+    for (paris, seine, danube) in [
+      (" — Source: Paris", " — Source: Seine", " — Source: Danube"),
+      (" (Paris)", " (Seine)", " (Danube)"),
+    ] {
+      let text = format!(
+        "{filler}\n\n1. It is the capital of France.{paris}\n2. It flows to the sea.{seine}\n3. It is a river of Europe.{danube}\n"
+      );
+      let r = run(&text, "What is Paris?", Some(30));
+      assert!(
+        r.content.contains(&format!("capital of France.{paris}")),
+        "{}",
+        r.content
+      );
+      assert!(cites(&r, "Paris"), "{:?}", r.citations);
+    }
+    let acronym = format!(
+      "It was made by Tape Inc. (TAPE) in Manila. It was sold to Ace Corp. (ACE) later. {}",
+      "It airs daily (Wikipedia, \"Eat\"). It is a show (Wikipedia, \"Show\"). ".repeat(5)
+    );
+    let r = run(&acronym, "Who made it?", None);
+    assert!(cites(&r, "Eat") && !cites(&r, "TAPE"), "{:?}", r.citations);
+    let yaml =
+      "findings:\n  - claim: \"It is the capital of France.\"\n  - claim: \"It flows to the sea.\"\n";
+    assert!(run(yaml, "What is Paris?", None).citations.is_empty());
+  }
+
   /// A line that attributes the quote before it (`> — Wikipedia, *Paris*`) comes with the
   /// quote, and only with it.
   #[test]
