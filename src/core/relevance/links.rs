@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 
 use super::index::fold_ascii;
+use crate::core::citations::tag_len;
 use crate::core::segment::{
   document_stem, field_title, file_header, is_title_attribute, is_title_element, is_title_line,
   is_titled_tag, json_title, later_field_title, latex_heading_title, match_prefix, quoted_heading, tag_title,
@@ -831,7 +832,14 @@ const ARTICLES: [&str; 3] = ["a", "an", "the"];
 pub(super) fn lead_titles(lead: &str) -> (Vec<String>, usize) {
   let labelled = numbered_label(lead.trim_start()).is_some();
   // A record in guillemets (`[1] «Ed Wood | …»`, as DSPy lists passages) opens with its title.
-  let t = nicknames_joined(without_mark(lead).trim_start_matches(['«', '‹']));
+  let t = without_mark(lead);
+  // Tags that title what they wrap (`<document title="Ed Wood">`) are read as its title.
+  let t = if opening_element_title(t).is_some() {
+    t
+  } else {
+    without_tags_around(t)
+  };
+  let t = nicknames_joined(t.trim_start_matches(['«', '‹']));
   let t = t.as_ref();
   let (mut names, primary) = lead_names_of(t, labelled);
   for name in &mut names {
@@ -844,6 +852,34 @@ pub(super) fn lead_titles(lead: &str) -> (Vec<String>, usize) {
   }
   (names, primary)
 }
+
+/// A lead without the inline tags around it (`<b>…</b>`, `<span class="claim">…</span>`):
+/// markup, not its words. Block elements (`<p>`, `<summary>`) are left to what reads them.
+fn without_tags_around(lead: &str) -> &str {
+  let inline = |tag: &str| {
+    let name = tag.trim_start_matches(['<', '/']);
+    let name = &name[..name.find([' ', '>', '/']).unwrap_or(name.len())];
+    INLINE_ELEMENTS.iter().any(|e| e.eq_ignore_ascii_case(name))
+  };
+  let mut t = lead;
+  while let Some(len) = tag_len(t).filter(|&len| !t.starts_with("</") && inline(&t[..len])) {
+    t = t[len..].trim_start();
+  }
+  loop {
+    let end = t.trim_end();
+    match end.strip_suffix('>').and_then(|r| r.rfind("</")) {
+      Some(open) if tag_len(&end[open..]) == Some(end.len() - open) && inline(&end[open..]) => {
+        t = &end[..open]
+      }
+      _ => return t,
+    }
+  }
+}
+
+/// HTML's phrasing elements that mark up words inside a sentence.
+const INLINE_ELEMENTS: [&str; 16] = [
+  "a", "abbr", "b", "cite", "code", "dfn", "em", "i", "mark", "q", "s", "small", "span", "strong", "u", "var",
+];
 
 /// Stands for a space inside a nickname in quotes while a lead is read.
 const NICKNAME_SPACE: char = '\u{a0}';
@@ -1718,6 +1754,13 @@ mod tests {
       (Vec::new(), 0)
     );
     assert!(lead_titles("A halophyte is a plant.").0.is_empty());
+    // Inline tags around a sentence are markup, not its words.
+    for lead in [
+      "<b>Ed Wood was a director.</b>",
+      "<span class=\"claim\"><i>Ed Wood was a director.</i></span>",
+    ] {
+      assert_eq!(lead_titles(lead).0, ["ed wood"], "{lead}");
+    }
   }
 
   /// A run of capitals that stops inside the subject is a piece of its name, said only
