@@ -32,17 +32,33 @@ pub fn unwrapped(paragraph: &str) -> Cow<'_, str> {
   }
   let bytes = paragraph.as_bytes();
   let mut filled: Vec<(usize, usize)> = Vec::new();
+  // The run, and the same run without its first line: a title over a fill (`Ed Wood
+  // (https://…):`, ending with a colon as it introduces the text) is no line of it, and
+  // may be longer than the fill's width.
   let mut run: Option<Run> = None;
+  let mut rest: Option<Run> = None;
+  let close = |run: Option<Run>, rest: Option<Run>| {
+    let titled = run.as_ref().is_some_and(|r| r.first.text.ends_with(':'));
+    run
+      .and_then(|r| r.filled(paragraph))
+      .or_else(|| rest.filter(|_| titled).and_then(|r| r.filled(paragraph)))
+  };
   let mut start = 0;
   for end in memchr::memchr_iter(b'\n', bytes).chain(std::iter::once(bytes.len())) {
     let line = Line::new(paragraph, start, end);
     start = end + 1;
     match &mut run {
-      Some(r) if r.goes_on(&line) => r.add(line),
-      _ => filled.extend(run.replace(Run::new(line)).and_then(|r| r.filled(paragraph))),
+      Some(r) if r.goes_on(&line) => {
+        match &mut rest {
+          Some(t) => t.add(line),
+          None => rest = Some(Run::new(line)),
+        }
+        r.add(line);
+      }
+      _ => filled.extend(close(run.replace(Run::new(line)), rest.take())),
     }
   }
-  filled.extend(run.and_then(|r| r.filled(paragraph)));
+  filled.extend(close(run, rest));
   if filled.is_empty() {
     return Cow::Borrowed(paragraph);
   }
@@ -220,6 +236,19 @@ mod tests {
     // Two lines, broken inside a sentence.
     let cue = "Flores was aided by Argentina, whose\npresident provided him with supplies.";
     assert!(!unwrapped(cue).contains('\n'));
+    // A title line over the fill, longer than it, stays its own line.
+    let titled = "Uruguayan War (https://en.wikipedia.org/wiki/Uruguayan_War_of_the_Triple_Alliance):\n\
+                  Flores was aided by Argentina, whose president Bartolome Mitre\n\
+                  provided him with supplies, Argentine volunteers and river\n\
+                  transport for troops.";
+    assert_eq!(
+      unwrapped(titled).matches('\n').count(),
+      1,
+      "{}",
+      unwrapped(titled)
+    );
+    assert!(unwrapped(titled)
+      .starts_with("Uruguayan War (https://en.wikipedia.org/wiki/Uruguayan_War_of_the_Triple_Alliance):\n"));
   }
 
   #[test]
