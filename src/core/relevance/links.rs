@@ -429,12 +429,22 @@ fn numbered_label(t: &str) -> Option<&str> {
 }
 
 /// Whether a unit's first line names nothing, so that the unit leads with the line after
-/// it: a numbered label and nothing more (`Document: 3` over `title: Ed Wood`), or markup
-/// alone that is no titled tag (`<results>` over the first document).
+/// it: a numbered label and nothing more (`Document: 3` over `title: Ed Wood`), markup
+/// alone that is no titled tag (`<results>` over the first document), a placeholder in
+/// braces (a chat export's `{Embed}`) or an address alone (the link over its preview).
 pub(super) fn names_nothing(line: &str) -> bool {
   let t = line.trim();
   if t.starts_with('<') {
     return !is_titled_tag(t) && without_tags(t).is_empty();
+  }
+  let placeholder = t.len() > 2
+    && t.starts_with('{')
+    && t.ends_with('}')
+    && t[1..t.len() - 1]
+      .bytes()
+      .all(|b| b.is_ascii_alphanumeric() || b == b'_');
+  if placeholder || t.contains("://") && !t.contains(char::is_whitespace) {
+    return true;
   }
   t.starts_with(|c: char| c.is_ascii_uppercase() || c == '[') && is_bare_label(t)
 }
@@ -1634,6 +1644,8 @@ mod tests {
       "<results>",
       "</doc>",
       "<div class=\"hit\">",
+      "{Embed}",
+      "https://en.wikipedia.org/wiki/Ed_Wood",
     ] {
       assert!(names_nothing(line), "{line}");
     }
@@ -1644,6 +1656,8 @@ mod tests {
       "<document title=\"Ed Wood\">",
       "<title>Ed Wood</title>",
       "Ed Wood",
+      "{\"title\": \"Ed Wood\"}",
+      "See https://en.wikipedia.org/wiki/Ed_Wood",
     ] {
       assert!(!names_nothing(line), "{line}");
     }
