@@ -32,16 +32,15 @@ pub fn unwrapped(paragraph: &str) -> Cow<'_, str> {
   }
   let bytes = paragraph.as_bytes();
   let mut filled: Vec<(usize, usize)> = Vec::new();
-  // The run, and the same run without its first line: a title over a fill (`Ed Wood
-  // (https://…):`, ending with a colon as it introduces the text) is no line of it, and
-  // may be longer than the fill's width.
+  // The run, and the same run without its first line where that is a title over a fill
+  // (`Ed Wood (https://…):`, ending with a colon as it introduces the text): no line of
+  // the fill, and it may be longer than the fill's width.
   let mut run: Option<Run> = None;
   let mut rest: Option<Run> = None;
   let close = |run: Option<Run>, rest: Option<Run>| {
-    let titled = run.as_ref().is_some_and(|r| r.first.text.ends_with(':'));
     run
       .and_then(|r| r.filled(paragraph))
-      .or_else(|| rest.filter(|_| titled).and_then(|r| r.filled(paragraph)))
+      .or_else(|| rest.and_then(|r| r.filled(paragraph)))
   };
   let mut start = 0;
   for end in memchr::memchr_iter(b'\n', bytes).chain(std::iter::once(bytes.len())) {
@@ -51,7 +50,8 @@ pub fn unwrapped(paragraph: &str) -> Cow<'_, str> {
       Some(r) if r.goes_on(&line) => {
         match &mut rest {
           Some(t) => t.add(line),
-          None => rest = Some(Run::new(line)),
+          None if r.lines == 1 && r.first.text.ends_with(':') => rest = Some(Run::new(line)),
+          None => {}
         }
         r.add(line);
       }
