@@ -535,7 +535,7 @@ fn cites_as_prose(text: &str, m: &Marker) -> bool {
 }
 
 /// `text` without the inline tag it ends with (`<br>`, `</b>`), if it ends with one.
-fn without_closing_tag(text: &str) -> &str {
+pub fn without_closing_tag(text: &str) -> &str {
   match text.strip_suffix('>').and_then(|r| r.rfind('<')) {
     Some(at) if tag_len(&text[at..]) == Some(text.len() - at) => &text[..at],
     _ => text,

@@ -110,17 +110,19 @@ pub(super) fn source_notes(text: &str) -> Vec<Note> {
       .map(str::to_lowercase)
       .or_else(|| after_stop.then(String::new))
   };
-  let mut by_name: FxHashMap<String, usize> = FxHashMap::default();
-  let mut by_form: FxHashMap<String, usize> = FxHashMap::default();
-  for tail in &tails {
-    *by_name.entry(tail.1.to_lowercase()).or_default() += 1;
-    if let Some(f) = form(tail) {
+  let keys: Vec<(String, Option<String>)> = tails.iter().map(|t| (t.1.to_lowercase(), form(t))).collect();
+  let mut by_name: FxHashMap<&str, usize> = FxHashMap::default();
+  let mut by_form: FxHashMap<&str, usize> = FxHashMap::default();
+  for (name, form) in &keys {
+    *by_name.entry(name).or_default() += 1;
+    if let Some(f) = form {
       *by_form.entry(f).or_default() += 1;
     }
   }
-  tails.retain(|tail| {
-    by_name[&tail.1.to_lowercase()] >= MIN_NOTE_USES || form(tail).is_some_and(|f| enough(by_form[&f]))
+  let mut keep = keys.iter().map(|(name, form)| {
+    by_name[name.as_str()] >= MIN_NOTE_USES || form.as_ref().is_some_and(|f| enough(by_form[f.as_str()]))
   });
+  tails.retain(|_| keep.next().unwrap_or(false));
   if !enough(tails.len()) {
     tails.clear();
   }

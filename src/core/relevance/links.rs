@@ -3,11 +3,11 @@
 use std::borrow::Cow;
 
 use super::index::fold_ascii;
-use crate::core::citations::tag_len;
+use crate::core::citations::{tag_len, without_closing_tag};
 use crate::core::segment::{
-  document_stem, field_title, file_header, is_title_attribute, is_title_element, is_title_line,
-  is_titled_tag, json_title, later_field_title, latex_heading_title, match_prefix, quoted_heading, tag_title,
-  without_org_tags, without_tags,
+  document_stem, field_title, file_header, is_inline_tag, is_title_attribute, is_title_element,
+  is_title_line, is_titled_tag, json_title, later_field_title, latex_heading_title, match_prefix,
+  quoted_heading, tag_title, without_org_tags, without_tags,
 };
 use crate::core::sentences::stands_before_name;
 use crate::core::terms::{is_stop_word, push_folded};
@@ -866,30 +866,20 @@ pub(super) fn lead_titles(lead: &str) -> (Vec<String>, usize) {
 /// A lead without the inline tags around it (`<b>…</b>`, `<span class="claim">…</span>`):
 /// markup, not its words. Block elements (`<p>`, `<summary>`) are left to what reads them.
 fn without_tags_around(lead: &str) -> &str {
-  let inline = |tag: &str| {
-    let name = tag.trim_start_matches(['<', '/']);
-    let name = &name[..name.find([' ', '>', '/']).unwrap_or(name.len())];
-    INLINE_ELEMENTS.iter().any(|e| e.eq_ignore_ascii_case(name))
-  };
   let mut t = lead;
-  while let Some(len) = tag_len(t).filter(|&len| !t.starts_with("</") && inline(&t[..len])) {
+  while let Some(len) = tag_len(t).filter(|&len| !t.starts_with("</") && is_inline_tag(&t[..len])) {
     t = t[len..].trim_start();
   }
   loop {
     let end = t.trim_end();
-    match end.strip_suffix('>').and_then(|r| r.rfind("</")) {
-      Some(open) if tag_len(&end[open..]) == Some(end.len() - open) && inline(&end[open..]) => {
-        t = &end[..open]
-      }
-      _ => return t,
+    let before = without_closing_tag(end);
+    let tag = &end[before.len()..];
+    if !tag.starts_with("</") || !is_inline_tag(tag) {
+      return t;
     }
+    t = before;
   }
 }
-
-/// HTML's phrasing elements that mark up words inside a sentence.
-const INLINE_ELEMENTS: [&str; 16] = [
-  "a", "abbr", "b", "cite", "code", "dfn", "em", "i", "mark", "q", "s", "small", "span", "strong", "u", "var",
-];
 
 /// Stands for a space inside a nickname in quotes while a lead is read.
 const NICKNAME_SPACE: char = '\u{a0}';

@@ -934,7 +934,7 @@ pub fn is_titled_tag(line: &str) -> bool {
     return false;
   }
   // A tag that wraps nothing (`<meta name="…" />`, `<input name="…">`) titles nothing.
-  let name = t[1..].split([' ', '>', '/']).next().unwrap_or_default();
+  let name = tag_name(t);
   let wraps = !t.ends_with("/>") && !VOID_ELEMENTS.iter().any(|v| v.eq_ignore_ascii_case(name));
   wraps && tag_title(t).is_some()
 }
@@ -1054,6 +1054,21 @@ pub fn is_title_element(name: &str) -> bool {
   TITLE_ELEMENTS.iter().any(|e| e.eq_ignore_ascii_case(name))
 }
 
+/// The name of the element a tag opens or closes (`span` of `<span class="x">`, `b` of
+/// `</b>`).
+fn tag_name(tag: &str) -> &str {
+  let t = tag.trim_start_matches(['<', '/']);
+  &t[..t.find([' ', '>', '/']).unwrap_or(t.len())]
+}
+
+/// Whether a tag opens or closes an element that marks up words inside a sentence
+/// (`INLINE_ELEMENTS`: `<b>`, `</span>`), not a block (`<p>`, `<summary>`).
+pub fn is_inline_tag(tag: &str) -> bool {
+  INLINE_ELEMENTS
+    .iter()
+    .any(|e| e.eq_ignore_ascii_case(tag_name(tag)))
+}
+
 /// Attributes whose value names what a tag wraps (`page`: LangChain's Wikipedia tool
 /// prints `Page: Ed Wood` over each summary; `subject`: a message's or an email's).
 const TITLE_ATTRIBUTES: [&str; 10] = [
@@ -1063,6 +1078,10 @@ const TITLE_ATTRIBUTES: [&str; 10] = [
 /// headings).
 const TITLE_ELEMENTS: [&str; 10] = [
   "title", "source", "name", "h1", "h2", "h3", "h4", "h5", "h6", "dt",
+];
+/// HTML's phrasing elements that mark up words inside a sentence.
+const INLINE_ELEMENTS: [&str; 16] = [
+  "a", "abbr", "b", "cite", "code", "dfn", "em", "i", "mark", "q", "s", "small", "span", "strong", "u", "var",
 ];
 /// A tag line longer than this holds content, not a title.
 const MAX_TAG_LINE: usize = 300;
