@@ -204,6 +204,14 @@ const STORED: Record<string, () => AnyMessage[]> = {
     { id: 't2', role: 'tool', toolCallId: 'call_bill', content: SIBLING_OUTPUT },
     { id: 'a3', role: 'assistant', content: ANSWER },
   ],
+  'OpenAI legacy functions': () => [
+    { role: 'user', content: REQUEST },
+    { role: 'assistant', content: null, function_call: { name: 'read_file', arguments: '{"path":"src/date.ts"}' } },
+    { role: 'function', name: 'read_file', content: OWN_OUTPUT },
+    { role: 'assistant', content: null, function_call: { name: 'query_billing', arguments: '{"report":"monthly invoice report"}' } },
+    { role: 'function', name: 'query_billing', content: SIBLING_OUTPUT },
+    { role: 'assistant', content: ANSWER },
+  ],
   'LangGraph flat messages': () => [
     { type: 'human', content: REQUEST },
     { type: 'ai', content: '', tool_calls: [{ id: 'call_date', name: 'read_file', args: { path: 'src/date.ts' } }] },
@@ -221,6 +229,15 @@ it('AG-UI’s camelCase calls are read and kept with their results', () => {
   expect(r.relevantMessages).toContain(items[1])
   expect(r.relevantMessages).toContain(items[2])
   expect(r.relevantMessages).not.toContain(items[4])
+})
+
+it('OpenAI’s legacy `function` message answers the latest `function_call` of its name, and is kept with it', () => {
+  const call = (path: string) => ({ role: 'assistant', content: null, function_call: { name: 'read_file', arguments: JSON.stringify({ path }) } })
+  const answer = (text: string) => ({ role: 'function', name: 'read_file', content: text })
+  const thread = [call('src/util.ts'), answer('export const pad = (s) => s.padStart(2)'), call('src/cache.ts'), answer('the cache map never evicts entries')] as AnyMessage[]
+  const budget = countMessageTokens(thread.slice(2)) + 2
+  const kept = extractRelevantContext(thread, 'Fix the memory leak in src/cache.ts', { maxTokens: budget }).relevantMessages ?? []
+  expect(kept).toEqual(thread.slice(2))
 })
 
 it('a log’s row with a message’s type is no flat LangChain message (a Claude Code transcript’s system row)', () => {

@@ -6,29 +6,11 @@
 //! are tied by `id`; without one, by name in order (the API's own rule before ids: the
 //! responses come in the order of the calls), so each is counted per name.
 
-use std::collections::HashMap;
-
 use napi::bindgen_prelude::*;
 
 use super::args::{Call, Checked};
 use super::messages::{Key, Path, Reader};
 use crate::core::message::Part;
-
-/// The calls and responses seen so far without an id, per name: the `k`-th response of a
-/// name answers its `k`-th call.
-#[derive(Default)]
-pub(super) struct Ordinals {
-  calls: HashMap<String, usize>,
-  responses: HashMap<String, usize>,
-}
-
-impl Ordinals {
-  fn next(counts: &mut HashMap<String, usize>, name: &str) -> String {
-    let k = counts.entry(name.to_owned()).or_insert(0);
-    *k += 1;
-    format!("{name}#{k}")
-  }
-}
 
 /// Fields that hold a whole function response (`{ output }`, ADK's `{ result }`,
 /// `{ error }`): such a response is read as that field's text.
@@ -71,8 +53,8 @@ impl<'env> Reader<'_, 'env> {
       };
       let id = match self.string(&o, Key::Id, &fpath)? {
         Some(id) => id,
-        None if call => Ordinals::next(&mut self.ordinals.calls, &name),
-        None => Ordinals::next(&mut self.ordinals.responses, &name),
+        None if call => self.ordinals.call(&name),
+        None => self.ordinals.response(&name),
       };
       out.push(match key {
         Key::FunctionCallCamel | Key::ToolCallCamel => {

@@ -1,6 +1,6 @@
 //! Reads chat messages from JavaScript into the core's `Message`, whatever their
 //! format: OpenAI Chat (`content` string or parts, `tool_calls`, role `tool` with
-//! `tool_call_id`; AG-UI's `toolCalls` and `toolCallId` as well), Anthropic Messages (`text`, `tool_use`, `tool_result`,
+//! `tool_call_id`, the legacy `function_call` answered by role `function`; AG-UI's `toolCalls` and `toolCallId` as well), Anthropic Messages (`text`, `tool_use`, `tool_result`,
 //! `thinking` blocks), Vercel AI SDK model messages (`tool-call`, `tool-result`,
 //! `reasoning`, tool approval parts) and UI messages (`parts`: text, reasoning,
 //! `tool-*` and `dynamic-tool` by state, sources; v4's `toolInvocations`; the parts a
@@ -14,11 +14,12 @@
 //! with the host's own `JSON.stringify`, exactly as an SDK would send them, and one
 //! it cannot serialize (a cycle, a BigInt) is refused with a `TypeError` naming it.
 
+use std::collections::HashMap;
+
 use napi::bindgen_prelude::*;
 use napi::JsString;
 
 use super::args::{describe, Call, Checked, Refusal};
-use super::gemini::Ordinals;
 use crate::core::message::{Message, Part};
 
 /// Reads `value` (the parameter `param` of `call`) as an array of messages.
@@ -46,6 +47,32 @@ pub fn read_messages(env: &Env, call: Call, param: &str, value: &Unknown) -> Che
     messages.push(reader.message(&item, &|| format!("{param}[{i}]"))?);
   }
   Ok(messages)
+}
+
+/// The calls and responses seen so far without an id, per name: the `k`-th response of a
+/// name answers its `k`-th call (Gemini's function calls, OpenAI's legacy `function_call`).
+#[derive(Default)]
+pub(super) struct Ordinals {
+  calls: HashMap<String, usize>,
+  responses: HashMap<String, usize>,
+}
+
+impl Ordinals {
+  fn next(counts: &mut HashMap<String, usize>, name: &str) -> String {
+    let k = counts.entry(name.to_owned()).or_insert(0);
+    *k += 1;
+    format!("{name}#{k}")
+  }
+
+  /// The id of the next call named `name` that has none.
+  pub(super) fn call(&mut self, name: &str) -> String {
+    Self::next(&mut self.calls, name)
+  }
+
+  /// The id of the call the next response named `name` answers.
+  pub(super) fn response(&mut self, name: &str) -> String {
+    Self::next(&mut self.responses, name)
+  }
 }
 
 /// The property names the reader looks up, as JavaScript strings made once per call:
@@ -374,6 +401,9 @@ impl<'env> Reader<'_, 'env> {
     // AG-UI (CopilotKit, Mastra's and LangGraph's AG-UI adapters) writes its fields in camelCase.
     let call_id = match self.string(&m, Key::ToolCallId, path)? {
       None if role == "tool" => self.string(&m, Key::AiToolCallId, path)?,
+      // The legacy `function` message has no id: it answers the latest `function_call`
+      // of its name, as a Gemini function response does.
+      None if role == "function" => name.as_deref().map(|n| self.ordinals.response(n)),
       id => id,
     };
     if let Some(call_id) = call_id {
@@ -399,14 +429,14 @@ impl<'env> Reader<'_, 'env> {
         let function = self.get(&call, Key::Function)?;
         let fpath = || format!("{}.function", path());
         let function = self.object(&function, &fpath, "an object with `name` and `arguments`")?;
-        parts.push(self.function_call(id, &function, &fpath)?);
+        parts.push(self.function_call(Some(id), &function, &fpath)?);
       }
     }
     let function_call = self.get(&m, Key::FunctionCall)?;
     if !Call::is_nullish(&function_call) {
       let path = || format!("{}.function_call", path());
       let function = self.object(&function_call, &path, "an object with `name` and `arguments`")?;
-      parts.push(self.function_call(String::new(), &function, &path)?);
+      parts.push(self.function_call(None, &function, &path)?);
     }
     // AI SDK v4 UI messages before `parts`: the calls and their results beside the content.
     let invocations = match role.as_str() {
@@ -424,8 +454,11 @@ impl<'env> Reader<'_, 'env> {
     Ok(Message { role, name, parts })
   }
 
-  fn function_call(&mut self, id: String, function: &Object<'env>, path: Path) -> Checked<Part> {
+  /// A call from its `function` object; one without an id (the legacy `function_call`) is
+  /// named by its ordinal among the calls of its name.
+  fn function_call(&mut self, id: Option<String>, function: &Object<'env>, path: Path) -> Checked<Part> {
     let name = self.required_string(function, Key::Name, path)?;
+    let id = id.unwrap_or_else(|| self.ordinals.call(&name));
     let arguments = self.get(function, Key::Arguments)?;
     let arguments = self.json_text(&arguments, &|| format!("{}.arguments", path()))?;
     Ok(Part::ToolCall { id, name, arguments })
