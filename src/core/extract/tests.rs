@@ -900,7 +900,7 @@ mod prepared {
     )
     .unwrap();
     let options = |i: usize| Options {
-      max_tokens: Some(60),
+      max_tokens: Some(70),
       sibling_tasks: tasks
         .iter()
         .enumerate()
@@ -1555,4 +1555,41 @@ fn a_pasted_article_s_title_carries_its_text() {
   .unwrap();
   assert!(e.text.contains("January 31, 1946"), "{}", e.text);
   assert!(e.text.contains("March 13, 1973"), "{}", e.text);
+}
+
+/// A framework that writes its tool responses as text (smolagents' `tool-response`: `Call
+/// id: …` over `Observation:` over the output): each response is titled by its output's
+/// lead, as a paragraph is, and the film's names its director's.
+#[test]
+fn a_response_under_an_id_label_is_titled_by_its_output() {
+  let response =
+    |id: &str, text: &str| Message::text("tool-response", &format!("Call id: {id}\nObservation:\n{text}"));
+  let thread = vec![
+    Message::text("user", "Where did the director of the film Ed Wood grow up?"),
+    response("call_0", "Ed Wood is a 1994 film directed by Tim Burton."),
+    response(
+      "call_1",
+      "Tim Burton is an American animator. His childhood home was Burbank, California.",
+    ),
+    response(
+      "call_2",
+      "Bela Lugosi starred in films by Ed Wood, who directed him in the film until he died.",
+    ),
+    response(
+      "call_3",
+      "The Glen or Glenda film was directed by Ed Wood in 1953, a film about a director.",
+    ),
+  ];
+  let options = Options {
+    max_tokens: Some(70),
+    ..Options::default()
+  };
+  let r = extract_messages(
+    &thread,
+    "Where did the director of the film Ed Wood grow up?",
+    &options,
+    &Cancel::new(),
+  )
+  .unwrap();
+  assert!(r.text.contains("home was Burbank"), "{}", r.text);
 }

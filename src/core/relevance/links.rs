@@ -446,8 +446,34 @@ pub(super) fn names_nothing(line: &str) -> bool {
   if placeholder || t.contains("://") && !t.contains(char::is_whitespace) {
     return true;
   }
-  t.starts_with(|c: char| c.is_ascii_uppercase() || c == '[') && is_bare_label(t)
+  t.starts_with(|c: char| c.is_ascii_uppercase() || c == '[') && (is_bare_label(t) || is_id_label(t))
 }
+
+/// Whether a line is a word alone before its colon (`Observation:`, `Output:`): under a
+/// line that names nothing it labels what follows, and names nothing either. Not alone:
+/// a list's `Sources:` over it is the list's title.
+pub(super) fn is_lone_label(line: &str) -> bool {
+  let Some(word) = line.trim().strip_suffix(':') else {
+    return false;
+  };
+  (1..=MAX_LABEL_WORD).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_alphabetic())
+}
+
+/// Whether a line is a label over an identifier and nothing more (`Call id: call_0`,
+/// `Request ID: 7f3a9c`, `ToolCallId: toolu_01`): a machine's name for a record, which
+/// no task says.
+fn is_id_label(line: &str) -> bool {
+  let Some((key, value)) = line.split_once(": ") else {
+    return false;
+  };
+  let key = key.trim_end();
+  let names_id = key.len() <= MAX_ID_KEY
+    && (key.ends_with("Id") || key.ends_with("ID") || key.ends_with("_id") || key.ends_with(" id"));
+  names_id && !value.trim().is_empty() && !value.trim().contains(char::is_whitespace)
+}
+
+/// An identifier's key is a field's name (`Call id`, `tool_call_id`), not a sentence.
+const MAX_ID_KEY: usize = 24;
 
 /// Whether a line is a numbered label and nothing more, written as one (`Document: 3`,
 /// `Result 12:`, `[3]`): `Apollo 11` or `Route 66` alone is a name.
@@ -1636,6 +1662,9 @@ mod tests {
       "<div class=\"hit\">",
       "{Embed}",
       "https://en.wikipedia.org/wiki/Ed_Wood",
+      "Call id: call_0",
+      "Request ID: 7f3a9c",
+      "ToolCallId: toolu_01",
     ] {
       assert!(names_nothing(line), "{line}");
     }
@@ -1648,8 +1677,14 @@ mod tests {
       "Ed Wood",
       "{\"title\": \"Ed Wood\"}",
       "See https://en.wikipedia.org/wiki/Ed_Wood",
+      "Call id: call_0 returned Ed Wood",
+      "Title: Ed_Wood",
     ] {
       assert!(!names_nothing(line), "{line}");
+    }
+    assert!(is_lone_label("Observation:"));
+    for line in ["Observation", "Ed Wood:", "Observation: Ed Wood", "Step 3:"] {
+      assert!(!is_lone_label(line), "{line}");
     }
     // A lead that is a title field alone, or one before the next field on its line.
     assert_eq!(lead_title("title: Ed Wood").as_deref(), Some("ed wood"));

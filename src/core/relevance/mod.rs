@@ -37,8 +37,8 @@ pub use postings::{Postings, Trigrams};
 use bm25::PHRASE;
 use groups::{group_scores, is_section_start, units, QueryTerms};
 use links::{
-  call_titles, heading_titles, lead_titles, name_spans, named_titles, names_nothing, record_title,
-  source_title, titles_named_by_task, without_parentheses,
+  call_titles, heading_titles, is_lone_label, lead_titles, name_spans, named_titles, names_nothing,
+  record_title, source_title, titles_named_by_task, without_parentheses,
 };
 use pair::lift_pair;
 use weights::*;
@@ -246,8 +246,8 @@ pub fn scores_with(
         let Some(first) = lines.next() else {
           return (Vec::new(), Naming::AllOf(0));
         };
-        let says_nothing = |i: usize| names_nothing(&text[segments[i].start..segments[i].end]);
-        if !says_nothing(first) {
+        let line = |i: usize| &text[segments[i].start..segments[i].end];
+        if !names_nothing(line(first)) {
           // A title alone over the text (a pasted article's) names the unit as the text's
           // lead does too.
           return match lines.next().filter(|_| title_alone[segments[first].block]) {
@@ -255,8 +255,9 @@ pub fn scores_with(
             None => named(first),
           };
         }
+        // Under it, a label alone (`Call id: call_0` over `Observation:`) names nothing either.
         lines
-          .find(|&i| !says_nothing(i))
+          .find(|&i| !names_nothing(line(i)) && !is_lone_label(line(i)))
           .map(named)
           .filter(|(names, _)| !names.is_empty())
           .unwrap_or_else(|| named(first))
