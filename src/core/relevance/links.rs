@@ -1009,7 +1009,18 @@ fn lead_names_of(t: &str, labelled: bool) -> (Vec<String>, usize) {
   };
   let subject = lead_subject(t);
   if let Some(written) = written {
+    // A label that says where its text is from (`From Ed Wood: …`, `About Ed Wood: …`)
+    // names it without that word too.
+    let label_word = t
+      .split_once(' ')
+      .is_some_and(|(first, rest)| SOURCE_WORDS.contains(&first.to_lowercase().as_str()) && opens_as_name(rest));
+    let bare = label_word
+      .then(|| written.split_once(' ').map(|(_, rest)| rest.to_owned()))
+      .flatten();
     add(&mut names, written);
+    if let Some(bare) = bare {
+      add(&mut names, bare);
+    }
     if let Some(subject) = subject {
       add(&mut names, subject);
     }
@@ -1376,6 +1387,13 @@ const SHORTENED_NAME_WORDS: usize = 3;
 /// sentence of its own.
 const MAX_LEAD_BYTES: usize = 60;
 
+/// Words a label opens with to say where its text is from or what it is about (`From Ed
+/// Wood:`, `About Ed Wood:`): prepositions that seldom open a title, where other stop
+/// words often do ("Our Song", "On the Waterfront": with every stop word, "song" of "Our
+/// Song" was a name and cost the bench's numbered form .953 -> .952). A title that opens
+/// with one ("From Water to War") is still named whole.
+const SOURCE_WORDS: [&str; 5] = ["about", "from", "per", "regarding", "via"];
+
 /// Lower-case words that stand inside names ("Bank of America", "Vincent van Gogh").
 const NAME_CONNECTORS: [&str; 11] = [
   "da", "de", "del", "der", "du", "for", "la", "le", "of", "the", "van",
@@ -1503,6 +1521,10 @@ mod tests {
       Some("ed wood")
     );
     assert_eq!(lead_title("1990 was a year.").as_deref(), Some("1990"));
+    // A label that says where its text is from names it with and without that word; a
+    // title's own first word stays.
+    assert!(names("From Ed Wood: Ed Wood was an American filmmaker.").contains(&"ed wood".to_owned()));
+    assert!(!names("Our Song: It is a country song.").contains(&"song".to_owned()));
     // A record on one line: a title element, a title field, a quoted or tab-ended cell.
     assert_eq!(
       lead_title("> Ed Wood was an American filmmaker.").as_deref(),
