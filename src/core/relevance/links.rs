@@ -1011,9 +1011,9 @@ fn lead_names_of(t: &str, labelled: bool) -> (Vec<String>, usize) {
   if let Some(written) = written {
     // A label that says where its text is from (`From Ed Wood: …`, `About Ed Wood: …`)
     // names it without that word too.
-    let label_word = t
-      .split_once(' ')
-      .is_some_and(|(first, rest)| SOURCE_WORDS.contains(&first.to_lowercase().as_str()) && opens_as_name(rest));
+    let label_word = t.split_once(' ').is_some_and(|(first, rest)| {
+      SOURCE_WORDS.contains(&first.to_lowercase().as_str()) && opens_as_name(rest)
+    });
     let bare = label_word
       .then(|| written.split_once(' ').map(|(_, rest)| rest.to_owned()))
       .flatten();

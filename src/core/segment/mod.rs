@@ -437,7 +437,12 @@ fn segment_with(
       continue;
     }
     // A table row is a record as a list item is: a unit of its own.
-    if is_list_item(stripped) || is_table_row(stripped) {
+    let item = if para.is_some() {
+      interrupts_paragraph(stripped)
+    } else {
+      is_list_item(stripped)
+    };
+    if item || is_table_row(stripped) {
       flush(out, &mut para, &mut next_block, heading);
       // The item and its indented continuation lines.
       let mut j = i + 1;
@@ -1291,8 +1296,22 @@ fn is_list_item(line: &str) -> bool {
   if let Some(rest) = line.strip_prefix(['-', '*', '+']) {
     return rest.starts_with([' ', '\t']) && !rest.trim().is_empty() && !line.starts_with("---");
   }
+  ordinal(line).is_some()
+}
+
+/// Whether a list item may interrupt a paragraph (CommonMark's rule): a bullet's, or an
+/// ordered one's that starts a list, counting from 1 (or from 0, as a program enumerates:
+/// `0. Ed Wood` under the loop that printed it). A wrapped line that opens with `1966) was
+/// …` goes on its paragraph's sentence.
+pub(super) fn interrupts_paragraph(line: &str) -> bool {
+  is_list_item(line) && ordinal(line).is_none_or(|n| matches!(n, "0" | "1"))
+}
+
+/// The number an ordered list item opens with (`3. `, `12) `): one to nine digits.
+fn ordinal(line: &str) -> Option<&str> {
   let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-  (1..=9).contains(&digits) && (line[digits..].starts_with(". ") || line[digits..].starts_with(") "))
+  ((1..=9).contains(&digits) && (line[digits..].starts_with(". ") || line[digits..].starts_with(") ")))
+    .then(|| &line[..digits])
 }
 
 /// A markdown table's row: `| a | b |`, its delimiter row `|---|---|` too.
@@ -1322,6 +1341,31 @@ mod tests {
       .iter()
       .map(|s| (&text[s.start..s.end], s.kind, s.block, s.heading))
       .collect()
+  }
+
+  #[test]
+  fn an_ordered_item_interrupts_prose_only_where_its_list_starts() {
+    // A line of the paragraph, not an item of its own (a fill's line would be unwrapped).
+    let prose = cut(
+      "Hovsep Pushman died on February 13,\n1966) in New York City.",
+      Granularity::Sentence,
+    );
+    assert!(prose.iter().all(|s| s.1 == Kind::Text && s.2 == 0), "{prose:?}");
+    let steps = cut(
+      "Steps:\n1. Read the file.\n2. Fix the leak.",
+      Granularity::Sentence,
+    );
+    let items: Vec<&str> = steps.iter().filter(|s| s.1 == Kind::Item).map(|s| s.0).collect();
+    assert_eq!(items, ["1. Read the file.", "2. Fix the leak."]);
+    let printed = cut(
+      "for i, d in enumerate(docs): print(i, d)\n0. Ed Wood\n1. Tim Burton",
+      Granularity::Sentence,
+    );
+    assert_eq!(
+      printed.iter().filter(|s| s.1 == Kind::Item).count(),
+      2,
+      "{printed:?}"
+    );
   }
 
   /// The headings among `cut`'s segments.

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use super::is_list_item;
+use super::{interrupts_paragraph, is_list_item};
 
 /// A fill narrower than this is no fill: subtitles, the narrowest text filled by
 /// convention, run 32 to 42 columns; a shorter width is a list of short lines.
@@ -141,11 +141,19 @@ impl<'a> Run<'a> {
     }
   }
 
-  /// Whether `line` goes on the run.
+  /// Whether `line` goes on the run: no list item that opens after it (in a list, any
+  /// item; under prose, one that may interrupt it).
   fn goes_on(&self, line: &Line) -> bool {
+    let content = line.content();
+    let item = if is_list_item(self.first.content()) {
+      is_list_item(content)
+    } else {
+      interrupts_paragraph(content)
+    };
     self.last.width >= MIN_FILL_WIDTH
       && (self.lines == 1 || line.indent() == self.indent)
-      && opens_with_word(line.content())
+      && opens_with_word(content)
+      && !item
   }
 
   fn add(&mut self, line: Line<'a>) {
@@ -176,11 +184,9 @@ impl<'a> Run<'a> {
   }
 }
 
-/// Whether `line` opens with a word (or a quote or bracket before one): not an address,
-/// not a list's item.
+/// Whether `line` opens with a word (or a quote or bracket before one): not an address.
 fn opens_with_word(line: &str) -> bool {
   line.starts_with(|c: char| c.is_alphanumeric() || matches!(c, '"' | '\'' | '(' | '\u{201c}'))
-    && !is_list_item(line)
     && !is_address(line.split(char::is_whitespace).next().unwrap_or(""))
 }
 
@@ -249,6 +255,12 @@ mod tests {
     );
     assert!(unwrapped(titled)
       .starts_with("Uruguayan War (https://en.wikipedia.org/wiki/Uruguayan_War_of_the_Triple_Alliance):\n"));
+    // A year that opens a line under prose goes on its sentence: no list counts from it.
+    let year = "Hovsep Pushman (Armenian: Յովսէփ Փուշման ; May 9, 1877 – February 13,\n\
+                1966) was an American artist of Armenian background. He was known for\n\
+                his contemplative still lifes and sensitive portraits of women, often in\n\
+                exotic dress.";
+    assert!(!unwrapped(year).contains('\n'), "{}", unwrapped(year));
   }
 
   #[test]
