@@ -900,7 +900,7 @@ mod prepared {
     )
     .unwrap();
     let options = |i: usize| Options {
-      max_tokens: Some(70),
+      max_tokens: Some(60),
       sibling_tasks: tasks
         .iter()
         .enumerate()
