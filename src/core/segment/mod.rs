@@ -506,10 +506,21 @@ fn segment_with(
     // A run of records starts at a long line ending a sentence followed by another: a
     // short line over it (a CSV's header) is no part of the first.
     let record = |k: usize| k < lines.len() && long(k) && ends_sentence(k);
-    let run_starts = record(i) && record(i + 1);
+    // Two lines of a sentence each, opening with words, are prose written a sentence a
+    // line (semantic line breaks, a sentence splitter's output): one paragraph, not two
+    // records. A record opens with its markup, its cell or its field (`"Ed Wood","…"`,
+    // `Ed Wood,…`, `title: Ed Wood`, `Document [1]`, `<doc>`, `{`).
+    let one_sentence = |k: usize| {
+      let line = text[lines[k].0..lines[k].1].trim_start();
+      let mut sentences = 0;
+      for_each_sentence(line, |_, _| sentences += 1);
+      sentences <= 1 && opens_with_words(line)
+    };
+    let records = |a: usize, b: usize| !(one_sentence(a) && one_sentence(b));
+    let run_starts = record(i) && record(i + 1) && records(i, i + 1);
     // A row of a tab-separated table whose header names a title column is a record too.
     let row = rows.get(i) == Some(&true);
-    if i > 0 && (long(i - 1) && long(i) && ends_sentence(i - 1) || run_starts || row) {
+    if i > 0 && (long(i - 1) && long(i) && ends_sentence(i - 1) && records(i - 1, i) || run_starts || row) {
       flush(out, &mut para, &mut next_block, heading);
     }
     para_fields = (para.is_none() || para_fields) && fields_only(line);
@@ -522,6 +533,30 @@ fn segment_with(
   flush(out, &mut para, &mut next_block, heading);
   next_block
 }
+
+/// Whether a line opens as prose does: its first `PROSE_OPENING_WORDS` words are words
+/// (letters or digits, an apostrophe or a hyphen inside, in parentheses or before a comma
+/// as prose writes them) a space apart, no cell, field, mark or markup (a printed table's
+/// `0   Ed Wood   …` pads its cells).
+fn opens_with_words(line: &str) -> bool {
+  let mut n = 0;
+  for w in line.split(' ').take(PROSE_OPENING_WORDS) {
+    let core = w.trim_start_matches('(').trim_end_matches([',', ';', '.', ')']);
+    if core.is_empty()
+      || !core
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '\'' | '’' | '-' | '–'))
+    {
+      return false;
+    }
+    n += 1;
+  }
+  n == PROSE_OPENING_WORDS
+}
+
+/// A record's title, cell or field shows within its first three words (`Ed Wood,"…"`,
+/// `title: Ed Wood`, `Document [1] (Title: …)`); a sentence's first three are words.
+const PROSE_OPENING_WORDS: usize = 3;
 
 /// Per line, whether it is a row of a tab-separated table under a header that names a
 /// title column (`id<TAB>text<TAB>title`): a record of its own, as a CSV row is. A run of
@@ -1837,6 +1872,23 @@ mod tests {
     assert!(cut(wrapped, Granularity::Sentence).iter().all(|p| p.2 == 0));
     let noted = format!("{}\nSource: Ed Wood", row("Ed Wood"));
     assert!(cut(&noted, Granularity::Sentence).iter().all(|p| p.2 == 0));
+    // Prose written a sentence a line is one paragraph; lines of several sentences are
+    // records a line each.
+    let sentence = "Ed Wood was an American filmmaker, actor, writer and editor who made many low-budget films in the 1950s.";
+    let lines = format!("{sentence}\nHe directed Glen or Glenda in 1953 and Plan 9 from Outer Space in 1957, which became his best known work.");
+    assert!(lines.split('\n').all(|l| l.chars().count() > MAX_WRAPPED_LINE));
+    assert!(
+      cut(&lines, Granularity::Sentence).iter().all(|p| p.2 == 0),
+      "{:?}",
+      cut(&lines, Granularity::Sentence)
+    );
+    let paragraphs = format!("{sentence} He was born in 1924.\n{sentence} He died in 1978.");
+    assert_eq!(
+      cut(&paragraphs, Granularity::Sentence).last().map(|p| p.2),
+      Some(1)
+    );
+    let rows = format!("0   Ed Wood   {sentence}\n1   Tim Burton   {sentence}");
+    assert_eq!(cut(&rows, Granularity::Sentence).last().map(|p| p.2), Some(1));
     // A page's markup on one line: each heading heads its text.
     let page = "<h2>Ed Wood</h2><p>Ed Wood was a director.</p><h2>Tim Burton</h2><p>Tim Burton is one.</p>";
     let got = cut(page, Granularity::Sentence);
