@@ -1,7 +1,8 @@
 //! Reads chat messages from JavaScript into the core's `Message`, whatever their
 //! format: OpenAI Chat (`content` string or parts, `tool_calls`, role `tool` with
-//! `tool_call_id`, the legacy `function_call` answered by role `function`; AG-UI's `toolCalls` and `toolCallId` as well), Anthropic Messages (`text`, `tool_use`, `tool_result`,
-//! `thinking` blocks), Vercel AI SDK model messages (`tool-call`, `tool-result`,
+//! `tool_call_id`, the legacy `function_call` answered by role `function`; AG-UI's
+//! `toolCalls` and `toolCallId` as well), Anthropic Messages (`text`, `tool_use`,
+//! `tool_result`, `thinking` blocks), Vercel AI SDK model messages (`tool-call`, `tool-result`,
 //! `reasoning`, tool approval parts) and UI messages (`parts`: text, reasoning,
 //! `tool-*` and `dynamic-tool` by state, sources; v4's `toolInvocations`; the parts a
 //! stored message's `content` holds, as Mastra keeps them), OpenAI Responses API items and
