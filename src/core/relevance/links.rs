@@ -466,10 +466,10 @@ fn is_id_label(line: &str) -> bool {
   let Some((key, value)) = line.split_once(": ") else {
     return false;
   };
-  let key = key.trim_end();
+  let (key, value) = (key.trim_end(), value.trim());
   let names_id = key.len() <= MAX_ID_KEY
     && (key.ends_with("Id") || key.ends_with("ID") || key.ends_with("_id") || key.ends_with(" id"));
-  names_id && !value.trim().is_empty() && !value.trim().contains(char::is_whitespace)
+  names_id && !value.is_empty() && !value.contains(char::is_whitespace)
 }
 
 /// An identifier's key is a field's name (`Call id`, `tool_call_id`), not a sentence.
@@ -1011,12 +1011,11 @@ fn lead_names_of(t: &str, labelled: bool) -> (Vec<String>, usize) {
   if let Some(written) = written {
     // A label that says where its text is from (`From Ed Wood: …`, `About Ed Wood: …`)
     // names it without that word too.
-    let label_word = t.split_once(' ').is_some_and(|(first, rest)| {
-      SOURCE_WORDS.contains(&first.to_lowercase().as_str()) && opens_as_name(rest)
-    });
-    let bare = label_word
-      .then(|| written.split_once(' ').map(|(_, rest)| rest.to_owned()))
-      .flatten();
+    let bare = t
+      .split_once(' ')
+      .filter(|(first, rest)| SOURCE_WORDS.contains(&first.to_lowercase().as_str()) && opens_as_name(rest))
+      .and_then(|_| written.split_once(' '))
+      .map(|(_, rest)| rest.to_owned());
     add(&mut names, written);
     if let Some(bare) = bare {
       add(&mut names, bare);

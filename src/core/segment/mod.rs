@@ -190,6 +190,8 @@ fn segment_with(
       .nth(MIN_TITLED - 1)
       .is_some();
   let rows = titled_tab_rows(text, &lines);
+  // Per line, whether it is prose a sentence long (`is_sentence_line`), read when first asked.
+  let mut sentence_lines: Vec<Option<bool>> = vec![None; lines.len()];
   let mut i = 0;
   // Whether JSON after the text's opening lines has been tried as records, at the first
   // line that opens as records do (once: a text of many such lines would otherwise be
@@ -506,21 +508,18 @@ fn segment_with(
     // A run of records starts at a long line ending a sentence followed by another: a
     // short line over it (a CSV's header) is no part of the first.
     let record = |k: usize| k < lines.len() && long(k) && ends_sentence(k);
-    // Two lines of a sentence each, opening with words, are prose written a sentence a
-    // line (semantic line breaks, a sentence splitter's output): one paragraph, not two
-    // records. A record opens with its markup, its cell or its field (`"Ed Wood","…"`,
-    // `Ed Wood,…`, `title: Ed Wood`, `Document [1]`, `<doc>`, `{`).
-    let one_sentence = |k: usize| {
-      let line = text[lines[k].0..lines[k].1].trim_start();
-      let mut sentences = 0;
-      for_each_sentence(line, |_, _| sentences += 1);
-      sentences <= 1 && opens_with_words(line)
-    };
-    let records = |a: usize, b: usize| !(one_sentence(a) && one_sentence(b));
-    let run_starts = record(i) && record(i + 1) && records(i, i + 1);
+    // Two lines of a sentence each are prose written a sentence a line (semantic line
+    // breaks, a sentence splitter's output): one paragraph, not two records.
+    let mut sentence_line =
+      |k: usize| *sentence_lines[k].get_or_insert_with(|| is_sentence_line(&text[lines[k].0..lines[k].1]));
+    let run_starts = record(i) && record(i + 1) && !(sentence_line(i) && sentence_line(i + 1));
     // A row of a tab-separated table whose header names a title column is a record too.
     let row = rows.get(i) == Some(&true);
-    if i > 0 && (long(i - 1) && long(i) && ends_sentence(i - 1) && records(i - 1, i) || run_starts || row) {
+    if i > 0
+      && (long(i - 1) && long(i) && ends_sentence(i - 1) && !(sentence_line(i - 1) && sentence_line(i))
+        || run_starts
+        || row)
+    {
       flush(out, &mut para, &mut next_block, heading);
     }
     para_fields = (para.is_none() || para_fields) && fields_only(line);
@@ -532,6 +531,19 @@ fn segment_with(
   }
   flush(out, &mut para, &mut next_block, heading);
   next_block
+}
+
+/// Whether a line is prose a sentence long: it opens with words (a record opens with its
+/// markup, its cell or its field: `"Ed Wood","…"`, `Ed Wood,…`, `title: Ed Wood`, `Document
+/// [1]`, `<doc>`, `{`), and holds one sentence at most.
+fn is_sentence_line(line: &str) -> bool {
+  let line = line.trim_start();
+  if !opens_with_words(line) {
+    return false;
+  }
+  let mut sentences = 0;
+  for_each_sentence(line, |_, _| sentences += 1);
+  sentences <= 1
 }
 
 /// Whether a line opens as prose does: its first `PROSE_OPENING_WORDS` words are words

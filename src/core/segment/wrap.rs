@@ -121,6 +121,9 @@ struct Run<'a> {
   first: Line<'a>,
   last: Line<'a>,
   lines: usize,
+  /// Whether the run opens with a list's item: then any item ends it, where under prose
+  /// only one that may interrupt it does.
+  list: bool,
   /// The indentation of the run's second line.
   indent: usize,
   /// The longest line's width.
@@ -135,17 +138,17 @@ impl<'a> Run<'a> {
       first: line,
       last: line,
       lines: 1,
+      list: is_list_item(line.content()),
       indent: 0,
       fill: 0,
       least_broken: usize::MAX,
     }
   }
 
-  /// Whether `line` goes on the run: no list item that opens after it (in a list, any
-  /// item; under prose, one that may interrupt it).
+  /// Whether `line` goes on the run: no list item that opens after it (`list`).
   fn goes_on(&self, line: &Line) -> bool {
     let content = line.content();
-    let item = if is_list_item(self.first.content()) {
+    let item = if self.list {
       is_list_item(content)
     } else {
       interrupts_paragraph(content)
