@@ -1593,3 +1593,23 @@ fn a_response_under_an_id_label_is_titled_by_its_output() {
   .unwrap();
   assert!(r.text.contains("home was Burbank"), "{}", r.text);
 }
+
+#[test]
+fn a_subsection_is_named_by_the_headings_over_it() {
+  // The section the task names holds its text under a sub-heading of its own.
+  let doc = "## Ed Wood\n\n### Overview\n\nEd Wood is a 1994 film directed by Tim Burton, about a director.\n\n\
+             ## Tim Burton\n\n### Early life\n\nHe grew up in the city of Burbank, California, where he made his first short films.\n\n\
+             ## Glen or Glenda\n\n### Overview\n\nGlen or Glenda is a 1953 film by Ed Wood, set in a city.";
+  let options = Options {
+    max_tokens: Some(25),
+    ..Options::default()
+  };
+  let r = extract_text(
+    doc,
+    "Which city did Tim Burton grow up in?",
+    &options,
+    &Cancel::new(),
+  )
+  .unwrap();
+  assert!(r.text.contains("city of Burbank"), "{}", r.text);
+}

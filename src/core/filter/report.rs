@@ -296,8 +296,10 @@ impl Report {
           h.starts_with('#') && h.contains(&t) || lead.starts_with(&t)
         })
       });
+      // The deepest heading level: it titles its paragraph alone, under the report's own
+      // headings, and stands over none of them (`parent_headings`).
       if !title.is_empty() && !headed {
-        titled.push_str("## ");
+        titled.push_str("###### ");
         titled.push_str(&title.join("; ").replace('\n', " "));
         titled.push_str("\n\n");
       }

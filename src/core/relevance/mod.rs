@@ -47,7 +47,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::core::citations::Sources;
 use crate::core::segment::{
-  closing_field_title, is_title_block, late_title, opens_record_piece, Kind, Segment,
+  closing_field_title, is_title_block, late_title, opens_record_piece, parent_headings, Kind, Segment,
 };
 use crate::core::terms::Terms;
 
@@ -297,6 +297,11 @@ pub fn scores_with(
   let mut title = chosen;
   for (names, more) in title.iter_mut().zip(found) {
     names.extend(more);
+  }
+  // Not with siblings, where messages are whole units of ownership (named by the headings
+  // over them, the threads' sibling share of the kept messages rose from 0.637 % to 0.646 %).
+  if !(whole_messages && thread) {
+    name_by_headings_over(text, segments, &span, &mut title);
   }
   // A unit that cites a listed source is named by it, as a heading names its section; a
   // unit of sources alone (a list with no heading over it) is named by none of them.
@@ -721,6 +726,35 @@ fn found_names(
       found
     })
     .collect()
+}
+
+/// A heading's unit is named by the headings over it too (`### Overview` under `##
+/// Brassia`, a bold lead under its heading: `parent_headings`): they say what it is
+/// about. Not by a heading over more than `MAX_NAMESAKES` units (`## Findings` over every
+/// source's): it tells none of them apart.
+fn name_by_headings_over(
+  text: &str,
+  segments: &[Segment],
+  span: &[(usize, usize)],
+  title: &mut [Vec<String>],
+) {
+  let parents = parent_headings(text, segments);
+  let above = |k: usize| std::iter::successors(parents[span[k].0], |&h| parents[h]);
+  let mut under = vec![0usize; segments.len()];
+  for k in 0..span.len() {
+    for h in above(k) {
+      under[h] += 1;
+    }
+  }
+  for (k, names) in title.iter_mut().enumerate() {
+    for h in above(k).filter(|&h| under[h] <= MAX_NAMESAKES) {
+      for name in heading_titles(&text[segments[h].start..segments[h].end]) {
+        if long_enough(&name) && !names.contains(&name) {
+          names.push(name);
+        }
+      }
+    }
+  }
 }
 
 /// A search's results are titled with their site after a dash or a bar (`Ed Wood -

@@ -11,11 +11,13 @@
 
 mod captions;
 mod json;
+mod outline;
 mod wrap;
 
 use rustc_hash::FxHashMap;
 
 pub use json::{json_title, late_title, opens_record_piece};
+pub use outline::parent_headings;
 
 use crate::core::sentences::for_each_sentence;
 
