@@ -46,8 +46,9 @@ pub(super) fn heading_title(heading: &str) -> String {
       .trim(),
   )
   .trim_end_matches(end);
-  // A numbered heading (`### 3. Ed Wood`), a linked one (`### [Ed Wood](https://…)`).
-  let t = without_mark(t);
+  // A numbered heading (`### 3. Ed Wood`, `1.2 Ed Wood`, `B. Ed Wood`, `II. Ed Wood`), a
+  // linked one (`### [Ed Wood](https://…)`).
+  let t = without_enumerator(without_mark(t));
   let t = t
     .strip_prefix('[')
     .and_then(|rest| rest.split_once("]("))
@@ -394,6 +395,34 @@ fn without_mark(lead: &str) -> &str {
       .map_or(t, |rest| rest.trim_start()),
   }
 }
+
+/// A heading's title without the enumerator of an outline's section: a number of several
+/// levels (`1.2`, `1.2.`), a letter or a Roman numeral with a full stop (`B.`, `II.`). Not
+/// an initial's (`A. A. Milne`: a second initial follows), nor a number's (`1.5 million`).
+fn without_enumerator(t: &str) -> &str {
+  let Some((label, rest)) = t.split_once(' ') else {
+    return t;
+  };
+  let label = label.strip_suffix('.').unwrap_or(label);
+  let levels = label.split('.').count() > 1
+    && label
+      .split('.')
+      .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+  let lettered = t.as_bytes().get(label.len()) == Some(&b'.')
+    && (label.len() == 1 && label.bytes().all(|b| b.is_ascii_uppercase())
+      || label.len() <= MAX_ROMAN && label.bytes().all(|b| matches!(b, b'I' | b'V' | b'X')));
+  let rest = rest.trim_start();
+  let initial = rest.len() > 1 && rest.as_bytes()[1] == b'.' && rest.as_bytes()[0].is_ascii_uppercase();
+  let names = rest.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit() || c == '"');
+  if (levels || lettered) && names && !initial {
+    rest
+  } else {
+    t
+  }
+}
+
+/// A section's Roman numeral is this long at most (`VIII`).
+const MAX_ROMAN: usize = 4;
 
 /// What follows a numbered label a record opens with: a word and a number before a colon,
 /// a cell's bar or the line's end (`Doc 3: Ed Wood`, `Result 3 | Ed Wood`, `Passage 3`
@@ -1472,6 +1501,17 @@ mod tests {
     assert_eq!(heading_title("Title: Ed Wood (film)"), "ed wood");
     // A record whose fields open before its title field.
     assert_eq!(heading_title("id: 7\ntitle: Ed Wood"), "ed wood");
+  }
+
+  #[test]
+  fn an_outline_s_enumerator_is_no_part_of_a_title() {
+    assert_eq!(heading_title("### B. Ed Wood"), "ed wood");
+    assert_eq!(heading_title("## II. Findings"), "findings");
+    assert_eq!(heading_title("1.2 Ed Wood"), "ed wood");
+    assert_eq!(heading_title("### 3.1. Ed Wood"), "ed wood");
+    // Initials and numbers are a title's own.
+    assert_eq!(heading_title("## A. A. Milne"), "a. a. milne");
+    assert_eq!(heading_title("## 1.5 million served"), "1.5 million served");
   }
 
   #[test]
