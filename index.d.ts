@@ -222,6 +222,43 @@ export interface GeminiPart {
   fileData?: unknown
 }
 
+/**
+ * AWS Bedrock Converse message (`@aws-sdk/client-bedrock-runtime`): content blocks without a
+ * `type`, each holding one member. `toolUse` and `toolResult` are tied by `toolUseId`; a
+ * result's `json` blocks are read as their JSON; a document is read when its source is text;
+ * images, videos and cache points carry no text.
+ */
+export interface BedrockMessage {
+  role: 'user' | 'assistant' | (string & {})
+  content: ReadonlyArray<BedrockContentBlock>
+}
+
+/** One Bedrock content block: one of its members is set. */
+export interface BedrockContentBlock {
+  text?: string
+  toolUse?: { toolUseId?: string; name: string; input?: unknown }
+  toolResult?: { toolUseId?: string; content?: ReadonlyArray<{ text?: string; json?: unknown; image?: unknown; document?: unknown }>; status?: string }
+  reasoningContent?: { reasoningText?: { text?: string; signature?: string }; redactedContent?: unknown }
+  guardContent?: { text?: { text?: string } }
+  citationsContent?: { content?: ReadonlyArray<{ text?: string }>; citations?: unknown }
+  document?: { name?: string; format?: string; source?: { text?: string; bytes?: unknown } }
+  image?: unknown
+  video?: unknown
+  cachePoint?: unknown
+}
+
+/**
+ * Cohere v2 chat message: OpenAI's shape, with the assistant's `tool_plan` (read as its
+ * reasoning) and tool results as `document` parts (their `data` read as the model is sent it).
+ */
+export interface CohereMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool' | (string & {})
+  content?: string | null | ReadonlyArray<{ type: 'text'; text: string } | { type: 'document'; document: { data: unknown; id?: string } } | OtherPart>
+  tool_plan?: string
+  tool_calls?: ReadonlyArray<{ id: string; type?: string; function: { name: string; arguments: string } }>
+  tool_call_id?: string
+}
+
 /** A message in any of the formats above; the format is detected per message. */
 export type Message =
   | OpenAIMessage
@@ -234,6 +271,8 @@ export type Message =
   | OpenAIResponsesItem
   | OpenAIAgentsRunItem
   | GeminiContent
+  | BedrockMessage
+  | CohereMessage
   | LoggedMessage
 
 export interface ExtractOptions {

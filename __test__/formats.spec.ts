@@ -1,5 +1,6 @@
 // Black-box checks of the formats that are not chat messages with `content`: OpenAI
-// Responses API items, OpenAI Agents JS items, AI SDK UI messages, Gemini `Content`. Each thread holds two
+// Responses API items, OpenAI Agents JS items, AI SDK UI messages, Gemini `Content`, and of
+// chat messages whose parts are no one else's (Bedrock Converse, Cohere v2). Each thread holds two
 // tasks' work (this task: parseDate; the sibling: the invoice report) and a reasoning note.
 import { describe, expect, it } from 'vitest'
 
@@ -58,7 +59,34 @@ const gemini = (): Message[] => [
   { role: 'model', parts: [{ text: ANSWER }] },
 ]
 
-const FORMATS = { 'Responses API items': responses, 'OpenAI Agents items': agents, 'AI SDK UI messages': ui, 'Gemini Content': gemini }
+// Bedrock Converse: blocks without a type, one member each; the sibling's result also holds a `json` block.
+const bedrock = (): Message[] => [
+  { role: 'user', content: [{ text: `Two jobs. First: ${TASK}. Second: ${SIBLING}.` }] },
+  { role: 'assistant', content: [{ reasoningContent: { reasoningText: { text: REASONING, signature: 'c2ln' } } }, { toolUse: { toolUseId: 'call_date', name: 'read_file', input: { path: 'src/date.ts' } } }] },
+  { role: 'user', content: [{ toolResult: { toolUseId: 'call_date', content: [{ text: OWN_OUTPUT }], status: 'success' } }] },
+  { role: 'assistant', content: [{ toolUse: { toolUseId: 'call_bill', name: 'query_billing', input: { table: 'invoices', report: 'monthly invoice report' } } }] },
+  { role: 'user', content: [{ toolResult: { toolUseId: 'call_bill', content: [{ text: SIBLING_OUTPUT }, { json: { overdue: 3 } }], status: 'success' } }] },
+  { role: 'assistant', content: [{ text: ANSWER }] },
+]
+
+// Cohere v2: the assistant's `tool_plan` is its reasoning; tools answer with `document` parts.
+const cohere = (): Message[] => [
+  { role: 'user', content: `Two jobs. First: ${TASK}. Second: ${SIBLING}.` },
+  { role: 'assistant', tool_plan: REASONING, tool_calls: [{ id: 'call_date', type: 'function', function: { name: 'read_file', arguments: '{"path":"src/date.ts"}' } }] },
+  { role: 'tool', tool_call_id: 'call_date', content: [{ type: 'document', document: { id: 'doc_1', data: OWN_OUTPUT } }] },
+  { role: 'assistant', tool_calls: [{ id: 'call_bill', type: 'function', function: { name: 'query_billing', arguments: '{"report":"monthly invoice report"}' } }] },
+  { role: 'tool', tool_call_id: 'call_bill', content: [{ type: 'document', document: { id: 'doc_2', data: SIBLING_OUTPUT } }] },
+  { role: 'assistant', content: [{ type: 'text', text: ANSWER }] },
+]
+
+const FORMATS = {
+  'Responses API items': responses,
+  'OpenAI Agents items': agents,
+  'AI SDK UI messages': ui,
+  'Gemini Content': gemini,
+  'Bedrock Converse messages': bedrock,
+  'Cohere v2 messages': cohere,
+}
 
 /**
  * Every text an item carries (deep), with a copy of the item where that text is emptied.
@@ -70,7 +98,7 @@ function texts(root: unknown): { text: string; emptied: () => unknown }[] {
   const walk = (value: unknown, path: (string | number)[]) => {
     if (typeof value === 'string') {
       const key = path[path.length - 1]
-      if (value === '' || NOT_TEXT.has(String(key)) || path.includes('input') || path.includes('args')) return
+      if (value === '' || NOT_TEXT.has(String(key)) || ['input', 'args', 'json'].some((k) => path.includes(k))) return
       out.push({
         text: value,
         emptied: () => {
@@ -90,7 +118,7 @@ function texts(root: unknown): { text: string; emptied: () => unknown }[] {
 }
 
 /** Fields that are labels, ids or states, not text a model reads. */
-const NOT_TEXT = new Set(['type', 'id', 'call_id', 'callId', 'toolCallId', 'status', 'state', 'sourceId', 'role', 'name', 'toolName', 'url'])
+const NOT_TEXT = new Set(['type', 'id', 'call_id', 'callId', 'toolCallId', 'tool_call_id', 'toolUseId', 'status', 'state', 'sourceId', 'role', 'name', 'toolName', 'url', 'signature'])
 
 describe.each(Object.entries(FORMATS))('%s', (_, thread) => {
   it('count every text they carry: emptying any one lowers the count by its tokens', () => {
@@ -401,6 +429,16 @@ describe('other items', () => {
 
   it('an item that is neither a message nor a typed item is refused, naming the parameter', () => {
     expect(() => countMessageTokens([{ role: 'user', content: 'hi' }, { foo: 1 } as never])).toThrow(/countMessageTokens: `messages\[1\]\.role` must be a string/)
+  })
+
+  it('a content part with neither a type nor a Bedrock block’s member is refused, naming it', () => {
+    const thread = [{ role: 'user', content: [{ text: 'hi' }, { body: 'what is this?' }] }] as never
+    expect(() => countMessageTokens(thread)).toThrow(TypeError)
+    expect(() => countMessageTokens(thread)).toThrow(/`messages\[0\]\.content\[1\]\.type` must be a string \(or the part a Bedrock content block/)
+    // An image block is a Bedrock block without text: counted as nothing, not refused.
+    expect(countMessageTokens([{ role: 'user', content: [{ text: 'hi' }, { image: { format: 'png', source: { bytes: 'AAAA' } } }] }] as never)).toBe(
+      countMessageTokens([{ role: 'user', content: [{ text: 'hi' }] }] as never),
+    )
   })
 
   it('AI SDK tool approvals are one unit and their reasons are counted', () => {

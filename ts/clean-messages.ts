@@ -36,9 +36,14 @@ const GEMINI_OUTPUTS = ['functionResponse', 'toolResponse', 'codeExecutionResult
 /** Anthropic blocks whose text lies in nested fields (`source.data`, `content[].text`). */
 const DEEP_BLOCKS = new Set(['document', 'search_result'])
 
+/** Bedrock Converse blocks (no `type`, one member) whose text lies in nested fields. */
+const BEDROCK_DEEP = ['toolResult', 'guardContent', 'citationsContent', 'document'] as const
+
 function cleanPart(part: Part): Part | null {
-  // Gemini marks a thought summary with `thought: true`.
+  // Gemini marks a thought summary with `thought: true`; Bedrock holds it in `reasoningContent`.
   if (THINKING.has(part.type as string) || part.thought === true) return null
+  if (part.type === undefined && part.reasoningContent !== undefined) return null
+  if (part.type === undefined && BEDROCK_DEEP.some((key) => part[key] !== undefined)) return cleanValue(part) as Part
   for (const key of GEMINI_OUTPUTS) {
     if (part[key] !== undefined) {
       const value = cleanValue(part[key])
@@ -78,13 +83,18 @@ const REASONING_ITEMS = new Set(['reasoning', 'reasoning_item'])
 /**
  * `message`, or a copy without its marked content and thinking blocks (in `content` or, for
  * AI SDK UI messages and Gemini `Content`, `parts`; a Responses or Agents tool output's
- * `output` text);
+ * `output` text; Bedrock's `reasoningContent`, Cohere's `tool_plan`);
  * `undefined` for an item that is nothing but reasoning.
  */
 export function cleanMessage<M extends Message>(message: M): M | undefined {
   const m = message as unknown as Record<string, unknown>
   if (!('role' in m) && REASONING_ITEMS.has(m.type as string)) return undefined
   let out = message
+  // Cohere's `tool_plan` is the assistant's reasoning.
+  if (typeof m.tool_plan === 'string') {
+    const { tool_plan: _, ...rest } = m
+    out = rest as unknown as M
+  }
   for (const key of ['content', 'parts', 'output'] as const) {
     const value = m[key]
     if (typeof value === 'string' && key !== 'parts') {

@@ -7,8 +7,9 @@
 //! `tool-*` and `dynamic-tool` by state, sources; v4's `toolInvocations`; the parts a
 //! stored message's `content` holds, as Mastra keeps them), OpenAI Responses API items and
 //! OpenAI Agents JS items and run items (see `items.rs`), Google Gemini `Content` (see
-//! `gemini.rs`), and a log's row that wraps a message (`{ type, message }`). The format
-//! is detected per message and per part.
+//! `gemini.rs`), AWS Bedrock Converse blocks (see `bedrock.rs`), Cohere v2's `tool_plan`
+//! and tool documents, and a log's row that wraps a message (`{ type, message }`). The
+//! format is detected per message and per part.
 //!
 //! Only the fields that carry meaning are read, so a cycle elsewhere in a message is
 //! harmless; free-form values (tool inputs, structured tool outputs) are serialized
@@ -150,10 +151,20 @@ pub(super) enum Key {
   Message,
   ToolInvocations,
   ToolCallsCamel,
+  ToolUse,
+  ToolUseIdCamel,
+  ToolResultCamel,
+  Json,
+  ReasoningContent,
+  ReasoningText,
+  GuardContent,
+  CitationsContent,
+  Document,
+  ToolPlan,
 }
 
 impl Key {
-  const NAMES: [&'static str; 69] = [
+  const NAMES: [&'static str; 79] = [
     "role",
     "content",
     "name",
@@ -223,6 +234,16 @@ impl Key {
     "message",
     "toolInvocations",
     "toolCalls",
+    "toolUse",
+    "toolUseId",
+    "toolResult",
+    "json",
+    "reasoningContent",
+    "reasoningText",
+    "guardContent",
+    "citationsContent",
+    "document",
+    "tool_plan",
   ];
 
   pub(super) fn name(self) -> &'static str {
@@ -413,6 +434,12 @@ impl<'env> Reader<'_, 'env> {
     } else {
       self.content(&content, &mut parts, path)?;
     }
+    // Cohere v2: the plan an assistant states before its tool calls.
+    if role == "assistant" {
+      if let Some(plan) = self.string(&m, Key::ToolPlan, path)? {
+        parts.push(Part::Thinking(plan));
+      }
+    }
     // OpenAI: tool calls beside the content (AG-UI: `toolCalls`), and the legacy single
     // `function_call`.
     let (mut tool_calls, mut at) = (self.get(&m, Key::ToolCalls)?, Key::ToolCalls);
@@ -493,7 +520,11 @@ impl<'env> Reader<'_, 'env> {
 
   fn part(&mut self, value: &Unknown<'env>, path: Path, out: &mut Vec<Part>) -> Checked<()> {
     let p = self.object(value, path, "a content part object")?;
-    let kind = self.required_string(&p, Key::Type, path)?;
+    // A block without a type is Bedrock's, named by its one member (`bedrock.rs`).
+    let Some(kind) = self.string(&p, Key::Type, path)? else {
+      out.push(self.bedrock_block(&p, path)?);
+      return Ok(());
+    };
     let part = match kind.as_str() {
       // OpenAI Chat, Anthropic, AI SDK; Responses API and Agents message content
       "text" | "input_text" | "output_text" => Part::Text(self.required_string(&p, Key::Text, path)?),
@@ -530,6 +561,15 @@ impl<'env> Reader<'_, 'env> {
         } else {
           Part::Other
         }
+      }
+      // Cohere v2: a document a tool returns (`{ type: 'document', document: { data, id } }`),
+      // its data as the model is sent it.
+      "document" if !Call::is_nullish(&self.get(&p, Key::Document)?) => {
+        let document = self.get(&p, Key::Document)?;
+        let dpath = || format!("{}.document", path());
+        let document = self.object(&document, &dpath, "an object with `data`")?;
+        let data = self.get(&document, Key::Data)?;
+        Part::Text(self.json_text(&data, &|| format!("{}.data", dpath()))?)
       }
       // Anthropic (a server tool's or an MCP server's call too)
       "tool_use" | "server_tool_use" | "mcp_tool_use" => {

@@ -12,6 +12,7 @@
 
 mod anthropic;
 mod args;
+mod bedrock;
 mod extract;
 mod filter;
 mod gemini;
