@@ -1021,6 +1021,11 @@ pub fn tag_title(tag: &str) -> Option<&str> {
     let inner = t
       .strip_prefix(&format!("<{element}>"))?
       .strip_suffix(&format!("</{element}>"))?;
+    // Character data written as such (`<title><![CDATA[Ed Wood]]></title>`, as feeds do).
+    let inner = inner
+      .strip_prefix("<![CDATA[")
+      .and_then(|rest| rest.strip_suffix("]]>"))
+      .unwrap_or(inner);
     (!inner.trim().is_empty() && !inner.contains('<')).then_some(inner)
   })
 }
@@ -1618,6 +1623,7 @@ mod tests {
       Some("src/a.ts")
     );
     assert_eq!(tag_title("<source>Tim Burton</source>"), Some("Tim Burton"));
+    assert_eq!(tag_title("<title><![CDATA[Ed Wood]]></title>"), Some("Ed Wood"));
     assert_eq!(tag_title("<div class=\"x\">"), None);
     assert!(!is_titled_tag("</document>"));
     // Markup nests: a titled tag heads what follows at any indentation.
