@@ -359,12 +359,12 @@ fn string_values(json: &str) -> impl Iterator<Item = String> + '_ {
   })
 }
 
-/// A lead without its item's mark: a bullet, a number (`1.`, `2)`), a search result's
+/// A lead without its item's mark: a bullet, a number (`1.`, `2)`, a section's `1.2`), a search result's
 /// index (`[2]`, `(2)`), a row's index cell (`2,`), a table row's opening `|`, or a block
 /// quote's `>`.
 fn without_mark(lead: &str) -> &str {
   let t = lead.trim_start();
-  if let Some(rest) = numbered_label(t) {
+  if let Some(rest) = numbered_label(t).or_else(|| section_number(t)) {
     return rest;
   }
   for (open, close) in [('[', ']'), ('(', ')')] {
@@ -397,28 +397,45 @@ fn without_mark(lead: &str) -> &str {
 }
 
 /// A heading's title without the enumerator of an outline's section: a number of several
-/// levels (`1.2`, `1.2.`), a letter or a Roman numeral with a full stop (`B.`, `II.`). Not
-/// an initial's (`A. A. Milne`: a second initial follows), nor a number's (`1.5 million`).
+/// levels (`1.2`, `1.2.`: `section_number`), a letter or a Roman numeral with a full stop
+/// (`B.`, `II.`). Not an initial's (`A. A. Milne`: a second initial follows).
 fn without_enumerator(t: &str) -> &str {
-  let Some((label, rest)) = t.split_once(' ') else {
+  if let Some(rest) = section_number(t) {
+    return rest;
+  }
+  let Some((label, rest)) = t.split_once(". ") else {
     return t;
   };
+  let lettered = label.len() == 1 && label.bytes().all(|b| b.is_ascii_uppercase())
+    || label.len() <= MAX_ROMAN
+      && !label.is_empty()
+      && label.bytes().all(|b| matches!(b, b'I' | b'V' | b'X'));
+  let rest = rest.trim_start();
+  let initial = rest.len() > 1 && rest.as_bytes()[1] == b'.' && rest.as_bytes()[0].is_ascii_uppercase();
+  if lettered && names_after_label(rest) && !initial {
+    rest
+  } else {
+    t
+  }
+}
+
+/// What follows a section's number of several levels (`1.2 Ed Wood`, `3.1. Ed Wood`), as a
+/// numbered heading or a numbered paragraph's title line opens: not a number's (`1.5
+/// million`).
+fn section_number(t: &str) -> Option<&str> {
+  let (label, rest) = t.split_once(' ')?;
   let label = label.strip_suffix('.').unwrap_or(label);
   let levels = label.split('.').count() > 1
     && label
       .split('.')
       .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-  let lettered = t.as_bytes().get(label.len()) == Some(&b'.')
-    && (label.len() == 1 && label.bytes().all(|b| b.is_ascii_uppercase())
-      || label.len() <= MAX_ROMAN && label.bytes().all(|b| matches!(b, b'I' | b'V' | b'X')));
   let rest = rest.trim_start();
-  let initial = rest.len() > 1 && rest.as_bytes()[1] == b'.' && rest.as_bytes()[0].is_ascii_uppercase();
-  let names = rest.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit() || c == '"');
-  if (levels || lettered) && names && !initial {
-    rest
-  } else {
-    t
-  }
+  (levels && names_after_label(rest)).then_some(rest)
+}
+
+/// Whether what follows a label opens as a name does: a capital, a digit or a quote.
+fn names_after_label(rest: &str) -> bool {
+  rest.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit() || c == '"')
 }
 
 /// A section's Roman numeral is this long at most (`VIII`).
@@ -1512,6 +1529,9 @@ mod tests {
     // Initials and numbers are a title's own.
     assert_eq!(heading_title("## A. A. Milne"), "a. a. milne");
     assert_eq!(heading_title("## 1.5 million served"), "1.5 million served");
+    // A numbered paragraph's title line (`1.2 Ed Wood` over its text) leads with its title.
+    assert_eq!(without_mark("1.2 Ed Wood"), "Ed Wood");
+    assert_eq!(without_mark("1.5 million people live there."), "1.5 million people live there.");
   }
 
   #[test]
