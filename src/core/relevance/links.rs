@@ -1531,7 +1531,10 @@ mod tests {
     assert_eq!(heading_title("## 1.5 million served"), "1.5 million served");
     // A numbered paragraph's title line (`1.2 Ed Wood` over its text) leads with its title.
     assert_eq!(without_mark("1.2 Ed Wood"), "Ed Wood");
-    assert_eq!(without_mark("1.5 million people live there."), "1.5 million people live there.");
+    assert_eq!(
+      without_mark("1.5 million people live there."),
+      "1.5 million people live there."
+    );
   }
 
   #[test]
