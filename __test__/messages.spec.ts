@@ -39,6 +39,8 @@ describe('LangChain.js messages', () => {
     expect(messages.every(isLangChainMessage)).toBe(true)
     expect(JSON.parse(JSON.stringify(messages)).every(isLangChainMessage)).toBe(true)
     expect(mapChatMessagesToStoredMessages(messages).every(isLangChainMessage)).toBe(true)
+    // Copied by spreading: the own fields without the class's getters and methods.
+    expect(messages.map((m) => ({ ...m })).every(isLangChainMessage)).toBe(true)
     expect(openai.some(isLangChainMessage)).toBe(false)
   })
 
@@ -46,12 +48,14 @@ describe('LangChain.js messages', () => {
     expect(toNativeMessages(langchain())).toEqual(openai)
     expect(toNativeMessages(JSON.parse(JSON.stringify(langchain())))).toEqual(openai)
     expect(toNativeMessages(mapChatMessagesToStoredMessages(langchain()))).toEqual(openai)
+    expect(toNativeMessages(langchain().map((m) => ({ ...m })))).toEqual(openai)
     // Plain messages pass through as the same array.
     expect(toNativeMessages(openai)).toBe(openai)
   })
 
   it('count exactly as their OpenAI equivalents', () => {
     expect(countMessageTokens(langchain())).toBe(countMessageTokens(openai))
+    expect(countMessageTokens(langchain().map((m) => ({ ...m })) as never)).toBe(countMessageTokens(openai))
     expect(countMessageTokens([...langchain().slice(0, 3), ...openai.slice(3)])).toBe(countMessageTokens(openai))
   })
 

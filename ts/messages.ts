@@ -80,8 +80,16 @@ const TYPE_OF_CLASS: Record<string, string> = {
   RemoveMessage: 'remove',
 }
 
-/** The fields of a LangChain message in its flat form (`BaseMessage` and its kinds). */
+/**
+ * The fields of a LangChain message in its flat form (`BaseMessage` and its kinds), and the
+ * own fields of an instance copied by spreading (`{ ...message }`: `lc_kwargs`, `metadata`, …,
+ * its getters and methods left behind).
+ */
 const FLAT_FIELDS = new Set([
+  'lc_serializable',
+  'lc_kwargs',
+  'lc_namespace',
+  'metadata',
   'type',
   'content',
   'id',
