@@ -359,9 +359,9 @@ fn string_values(json: &str) -> impl Iterator<Item = String> + '_ {
   })
 }
 
-/// A lead without its item's mark: a bullet, a number (`1.`, `2)`, a section's `1.2`), a search result's
-/// index (`[2]`, `(2)`), a row's index cell (`2,`), a table row's opening `|`, or a block
-/// quote's `>`.
+/// A lead without its item's mark: a bullet, a number (`1.`, `2)`, a section's `1.2`), a
+/// search result's index (`[2]`, `(2)`), a row's index cell (`2,`), a table row's opening
+/// `|`, or a block quote's `>`.
 fn without_mark(lead: &str) -> &str {
   let t = lead.trim_start();
   if let Some(rest) = numbered_label(t).or_else(|| section_number(t)) {
@@ -396,13 +396,10 @@ fn without_mark(lead: &str) -> &str {
   }
 }
 
-/// A heading's title without the enumerator of an outline's section: a number of several
-/// levels (`1.2`, `1.2.`: `section_number`), a letter or a Roman numeral with a full stop
-/// (`B.`, `II.`). Not an initial's (`A. A. Milne`: a second initial follows).
+/// A heading's title without the letter or Roman numeral that enumerates an outline's
+/// section (`B. Ed Wood`, `II. Findings`; its number is `without_mark`'s). Not an initial's
+/// (`A. A. Milne`: a second initial follows).
 fn without_enumerator(t: &str) -> &str {
-  if let Some(rest) = section_number(t) {
-    return rest;
-  }
   let Some((label, rest)) = t.split_once(". ") else {
     return t;
   };
