@@ -696,4 +696,35 @@ Sources:\n1. https://x.org/wiki/Physic_garden\n2. https://x.org/wiki/Brassia\n3.
       assert!(!r.content.contains("slow on Tuesday"), "{}", r.content);
     }
   }
+
+  #[test]
+  fn a_note_naming_a_numbered_label_cites_the_line_that_defines_it() {
+    // Claims a sentence each, each closed by the source it comes from, sources listed below.
+    let claims = [
+      ("Ed Wood is a 1994 film about a director.", 1),
+      ("It was shot in black and white.", 1),
+      ("Tim Burton grew up in Burbank, California.", 2),
+      ("He studied at CalArts.", 2),
+      ("Bela Lugosi played Dracula on stage.", 3),
+      ("He was born in Lugos.", 3),
+    ];
+    let list: Vec<String> = claims
+      .iter()
+      .enumerate()
+      .map(|(i, (c, k))| format!("{}. {c} (Source {k})", i + 1))
+      .collect();
+    let text = format!(
+      "Claims:\n\n{}\n\nSources\nSource 1: Ed Wood <https://x.org/Ed_Wood>\nSource 2: Tim Burton <https://x.org/Tim_Burton>\nSource 3: Bela Lugosi <https://x.org/Bela_Lugosi>\n",
+      list.join("\n")
+    );
+    let r = run(&text, "Where did Tim Burton go to school?", Some(60));
+    // The claim of the source the task names that shares no word with it, kept with its definition.
+    assert!(
+      r.content.contains("He studied at CalArts. (Source 2)"),
+      "{}",
+      r.content
+    );
+    assert!(r.content.contains("Source 2: Tim Burton"), "{}", r.content);
+    assert!(!r.content.contains("Source 3: Bela Lugosi"), "{}", r.content);
+  }
 }

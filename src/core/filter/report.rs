@@ -78,10 +78,20 @@ impl Report {
     let mut listed = Vec::new();
     // Lines that attribute the paragraph before them (`— Wikipedia, *Ed Wood*`).
     let mut attributions: Vec<(Range<usize>, &str)> = Vec::new();
+    // Lines that define a numbered label (`Source 3: Ed Wood <https://…>`), which a source
+    // note may cite (`… (Source 3)`).
+    let mut labelled = Vec::new();
     let mut at = 0;
     let mut lines = text.split_inclusive('\n').peekable();
     while let Some(line) = lines.next() {
       let range = at + (line.len() - line.trim_start().len())..at + line.trim_end().len();
+      if let Some((label, target)) = numbered_label_line(line) {
+        labelled.push(Definition {
+          label: label.to_lowercase(),
+          range: range.clone(),
+          target: target.to_string(),
+        });
+      }
       if let Some((label, target)) = definition(line) {
         definitions.push(Definition {
           label: label.to_lowercase(),
@@ -135,10 +145,21 @@ impl Report {
           target: name.to_string(),
         }),
     );
+    // A numbered label's line is a definition where a source note names the label.
+    let notes = source_notes(text);
+    let noted: FxHashSet<String> = notes
+      .iter()
+      .map(|(_, named)| text[named.clone()].trim().to_lowercase())
+      .collect();
+    let taken: FxHashSet<usize> = definitions.iter().map(|d| d.range.start).collect();
+    definitions.extend(
+      labelled
+        .into_iter()
+        .filter(|d| noted.contains(&d.label) && !taken.contains(&d.range.start)),
+    );
     definitions.sort_by_key(|d| d.range.start);
     // Definitions are blanked out and inline citations set aside (same length, so
     // offsets hold) before segmenting.
-    let notes = source_notes(text);
     let aside = set_aside(text, &notes);
     let mut blanked = aside.into_bytes();
     for d in &definitions {
@@ -165,7 +186,11 @@ impl Report {
       .iter()
       .map(|s| {
         let mut used: Vec<usize> = citing_markers(&text[s.start..s.end])
-          .filter_map(|m| by_label.get(m.label.to_lowercase().as_str()).copied())
+          .map(|m| m.label.to_lowercase())
+          .chain(
+            notes_within(&notes, s.start..s.end).map(|(_, named)| text[named.clone()].trim().to_lowercase()),
+          )
+          .filter_map(|label| by_label.get(label.as_str()).copied())
           .collect();
         used.dedup();
         used
@@ -216,10 +241,7 @@ impl Report {
 
   /// The source notes within `range`.
   fn notes_in(&self, range: Range<usize>) -> impl Iterator<Item = &Note> {
-    let first = self.notes.partition_point(|(note, _)| note.start < range.start);
-    self.notes[first..]
-      .iter()
-      .take_while(move |(note, _)| note.end <= range.end)
+    notes_within(&self.notes, range)
   }
 
   /// Every unit with its range: the segments, then the definitions.
@@ -593,3 +615,26 @@ impl Report {
     out
   }
 }
+
+/// The notes (in text order) within `range`.
+fn notes_within(notes: &[Note], range: Range<usize>) -> impl Iterator<Item = &Note> {
+  let first = notes.partition_point(|(note, _)| note.start < range.start);
+  notes[first..]
+    .iter()
+    .take_while(move |(note, _)| note.end <= range.end)
+}
+
+/// A line that defines a numbered label: a word or two and a number before a colon, then
+/// what it stands for (`Source 3: Ed Wood <https://…>`, `ref. 3: Ed Wood, https://…`).
+fn numbered_label_line(line: &str) -> Option<(&str, &str)> {
+  let (label, target) = line.trim().split_once(": ")?;
+  let (words, number) = label.rsplit_once(' ')?;
+  let worded = !words.is_empty()
+    && words.split(' ').count() <= MAX_LABEL_WORDS
+    && words.chars().all(|c| c.is_alphabetic() || c == '.' || c == ' ');
+  let numbered = !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit());
+  (worded && numbered && !target.trim().is_empty()).then_some((label, target.trim()))
+}
+
+/// A numbered label is this many words at most before its number (`Source 3`, `Ref. No 3`).
+const MAX_LABEL_WORDS: usize = 2;
