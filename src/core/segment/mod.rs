@@ -507,21 +507,20 @@ fn segment_with(
     let long = |k: usize| text[lines[k].0..lines[k].1].chars().count() > MAX_WRAPPED_LINE;
     let ends_sentence =
       |k: usize| without_closing_tags(&text[lines[k].0..lines[k].1]).ends_with(SENTENCE_ENDS);
-    // A run of records starts at a long line ending a sentence followed by another: a
-    // short line over it (a CSV's header) is no part of the first.
-    let record = |k: usize| k < lines.len() && long(k) && ends_sentence(k);
-    // Two lines of a sentence each are prose written a sentence a line (semantic line
-    // breaks, a sentence splitter's output): one paragraph, not two records.
+    // Two long lines, the first ending a sentence, are records apart; not two lines of a
+    // sentence each, prose written a sentence a line (semantic line breaks, a sentence
+    // splitter's output): one paragraph.
     let mut sentence_line =
       |k: usize| *sentence_lines[k].get_or_insert_with(|| is_sentence_line(&text[lines[k].0..lines[k].1]));
-    let run_starts = record(i) && record(i + 1) && !(sentence_line(i) && sentence_line(i + 1));
+    let mut apart = |a: usize, b: usize| {
+      b < lines.len() && long(a) && long(b) && ends_sentence(a) && !(sentence_line(a) && sentence_line(b))
+    };
+    // A run of records starts at a long line ending a sentence followed by another: a
+    // short line over it (a CSV's header) is no part of the first.
+    let run_starts = apart(i, i + 1) && ends_sentence(i + 1);
     // A row of a tab-separated table whose header names a title column is a record too.
     let row = rows.get(i) == Some(&true);
-    if i > 0
-      && (long(i - 1) && long(i) && ends_sentence(i - 1) && !(sentence_line(i - 1) && sentence_line(i))
-        || run_starts
-        || row)
-    {
+    if i > 0 && (apart(i - 1, i) || run_starts || row) {
       flush(out, &mut para, &mut next_block, heading);
     }
     para_fields = (para.is_none() || para_fields) && fields_only(line);
