@@ -43,20 +43,29 @@ impl<'t> Doc<'t> {
     }
   }
 
-  pub fn of_text(text: &'t str, granularity: Granularity) -> Self {
-    // Segmenting and finding what is marked internal read the text apart.
+  /// The document of a text, and the text's tokens: counted on the thread that finds
+  /// what is marked internal while this one segments (which takes longer).
+  pub fn of_text(
+    text: &'t str,
+    granularity: Granularity,
+    encoding: Encoding,
+    cancel: &Cancel,
+  ) -> Result<(Self, usize), Cancelled> {
     let sanitizer = Sanitizer::default();
-    let (mut doc, (removals, _)) = in_parallel(
+    let (mut doc, ((removals, _), tokens)) = in_parallel(
       text.len() >= PARALLEL_BYTES,
       || {
         let mut segments = Vec::new();
         segment(text, 0, 0, granularity, &mut segments, 0);
         Doc::new(Cow::Borrowed(text), segments)
       },
-      || sanitizer.removals(text),
+      || {
+        let removals = sanitizer.removals(text);
+        (removals, Counter::new(encoding).count_repetitive(text, cancel))
+      },
     );
     mark_removed(&mut doc, 0..text.len(), &removals);
-    doc
+    Ok((doc, tokens?))
   }
 
   /// The same document, owning its text.
@@ -78,11 +87,11 @@ pub(super) struct Counted {
   pub whole: usize,
 }
 
-/// Counts every segment of `doc` (each distinct text once), and the whole text unless
-/// its count is `whole`.
+/// Counts every segment of `doc` (each distinct text once); the whole input's count is
+/// `whole`.
 pub(super) fn count(
   doc: &Doc,
-  whole: Option<usize>,
+  whole: usize,
   encoding: Encoding,
   cancel: &Cancel,
 ) -> Result<Counted, Cancelled> {
@@ -100,15 +109,38 @@ pub(super) fn count(
     };
     segments.push(n);
   }
-  let whole = match whole {
-    Some(n) => n,
-    None => counter.count_repetitive(&doc.text, cancel)?,
-  };
   Ok(Counted { segments, whole })
 }
 
+/// Messages rendered (`render`), and each one's tokens and the list's
+/// (`count_messages`): counted on a second thread while this one renders.
+pub(super) fn render_counted(
+  messages: &[Message],
+  granularity: Granularity,
+  encoding: Encoding,
+  cancel: &Cancel,
+) -> Result<(Doc<'static>, Vec<usize>, usize), Cancelled> {
+  let (doc, counted) = in_parallel(
+    text_bytes(messages) >= PARALLEL_BYTES,
+    || render(messages, granularity),
+    || count_messages(messages, &mut Counter::new(encoding), cancel),
+  );
+  let (tokens, whole) = counted?;
+  Ok((doc, tokens, whole))
+}
+
+/// The bytes of the messages' text.
+fn text_bytes(messages: &[Message]) -> usize {
+  let part = |p: &Part| match p {
+    Part::Text(t) | Part::Thinking(t) | Part::ToolResult { content: t, .. } => t.len(),
+    Part::ToolCall { name, arguments, .. } => name.len() + arguments.len(),
+    Part::Link(_) | Part::Other => 0,
+  };
+  messages.iter().flat_map(|m| &m.parts).map(part).sum()
+}
+
 /// Each message's tokens under the counting rule, and the list's (reply primer included).
-pub(super) fn count_messages(
+fn count_messages(
   messages: &[Message],
   counter: &mut Counter,
   cancel: &Cancel,

@@ -32,14 +32,14 @@ mod tests;
 
 pub use prepared::Prepared;
 
-use doc::{count_messages, render, Doc};
+use doc::{render_counted, Doc};
 use messages::select_messages;
 use select::extract_doc;
 
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::message::Message;
 use crate::core::segment::Granularity;
-use crate::core::tokens::{Counter, Encoding};
+use crate::core::tokens::Encoding;
 
 use doc::Counted;
 use prepared::ScoredSets;
@@ -146,9 +146,9 @@ pub fn extract_text(
   options: &Options,
   cancel: &Cancel,
 ) -> Result<Extraction, Cancelled> {
-  let doc = Doc::of_text(text, options.granularity);
+  let (doc, whole) = Doc::of_text(text, options.granularity, options.encoding, cancel)?;
   let forced = vec![false; doc.segments.len()];
-  Ok(extract_doc(&doc, &forced, Counts::Count(None), None, task, options, cancel)?.0)
+  Ok(extract_doc(&doc, &forced, Counts::Count(whole), None, task, options, cancel)?.0)
 }
 
 /// Extracts from chat messages: `text` is the kept content rendered under `### role`
@@ -181,14 +181,12 @@ fn extract_rendered(
   output: Output,
   cancel: &Cancel,
 ) -> Result<Extraction, Cancelled> {
-  let mut counter = Counter::new(options.encoding);
-  let (message_tokens, whole) = count_messages(messages, &mut counter, cancel)?;
-  let doc = render(messages, options.granularity);
+  let (doc, message_tokens, whole) = render_counted(messages, options.granularity, options.encoding, cancel)?;
   extract_from_messages(
     messages,
     &message_tokens,
     &doc,
-    Counts::Count(Some(whole)),
+    Counts::Count(whole),
     None,
     task,
     options,
@@ -237,9 +235,9 @@ fn extract_from_messages(
   Ok(extraction)
 }
 
-/// The counts extraction needs: known (a prepared thread), or to be counted, with the
-/// whole input's count when known.
+/// The counts extraction needs: known (a prepared thread), or each segment's to be
+/// counted, the whole input's known.
 enum Counts<'a> {
   Known(&'a Counted),
-  Count(Option<usize>),
+  Count(usize),
 }

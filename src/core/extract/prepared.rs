@@ -2,7 +2,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::doc::{count, count_messages, render, Counted, Doc};
+use super::doc::{count, render_counted, Counted, Doc};
 use super::score::Scored;
 use super::select::extract_doc;
 use super::{extract_from_messages, Counts, Extraction, Options, Output};
@@ -11,7 +11,7 @@ use crate::core::message::Message;
 use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
 use crate::core::relevance::{Leads, Postings};
 use crate::core::segment::Granularity;
-use crate::core::tokens::{Counter, Encoding};
+use crate::core::tokens::Encoding;
 
 /// A thread made ready once for extracting many tasks from it: rendered, segmented,
 /// every segment counted and every word indexed. Extracting from it gives exactly what
@@ -36,14 +36,8 @@ impl Prepared {
     granularity: Granularity,
     cancel: &Cancel,
   ) -> Result<Self, Cancelled> {
-    Self::new(
-      Doc::of_text(text, granularity).owned(),
-      None,
-      None,
-      encoding,
-      granularity,
-      cancel,
-    )
+    let (doc, whole) = Doc::of_text(text, granularity, encoding, cancel)?;
+    Self::new(doc.owned(), whole, None, encoding, granularity, cancel)
   }
 
   pub fn messages(
@@ -52,11 +46,10 @@ impl Prepared {
     granularity: Granularity,
     cancel: &Cancel,
   ) -> Result<Self, Cancelled> {
-    let (tokens, whole) = count_messages(&messages, &mut Counter::new(encoding), cancel)?;
-    let doc = render(&messages, granularity);
+    let (doc, tokens, whole) = render_counted(&messages, granularity, encoding, cancel)?;
     Self::new(
       doc,
-      Some(whole),
+      whole,
       Some((messages, tokens)),
       encoding,
       granularity,
@@ -66,7 +59,7 @@ impl Prepared {
 
   fn new(
     doc: Doc<'static>,
-    whole: Option<usize>,
+    whole: usize,
     messages: Option<(Vec<Message>, Vec<usize>)>,
     encoding: Encoding,
     granularity: Granularity,

@@ -51,6 +51,7 @@ impl TaskScores {
 pub(super) fn score_all(
   doc: &Doc,
   postings: Option<(&Postings, &ScoredSets)>,
+  leads: &Leads,
   task: &str,
   options: &Options,
   cancel: &Cancel,
@@ -62,10 +63,8 @@ pub(super) fn score_all(
   order.sort_by(|&a, &b| tasks[a].cmp(tasks[b]).then(a.cmp(&b)));
   let sorted: Vec<&str> = order.iter().map(|&k| tasks[k]).collect();
   let scored = match postings {
-    Some((p, sets)) => sets.get_or_score(&sorted, || {
-      score_tasks(doc, Some((p, &sets.leads)), &sorted, cancel)
-    })?,
-    None => Arc::new(score_tasks(doc, None, &sorted, cancel)?),
+    Some((p, sets)) => sets.get_or_score(&sorted, || score_tasks(doc, Some(p), leads, &sorted, cancel))?,
+    None => Arc::new(score_tasks(doc, None, leads, &sorted, cancel)?),
   };
   let mut rows = vec![0; tasks.len()];
   for (row, &k) in order.iter().enumerate() {
@@ -79,15 +78,14 @@ pub(super) fn score_all(
   })
 }
 
-/// Scores `tasks` in the order given, from a prepared thread's postings and leads when
-/// given.
+/// Scores `tasks` in the order given, from a prepared thread's postings when given.
 fn score_tasks(
   doc: &Doc,
-  prepared: Option<(&Postings, &Leads)>,
+  postings: Option<&Postings>,
+  leads: &Leads,
   tasks: &[&str],
   cancel: &Cancel,
 ) -> Result<Scored, Cancelled> {
-  let postings = prepared.map(|(p, _)| p);
   let (text, segments) = (&*doc.text, doc.segments.as_slice());
   let mut queries: Vec<Terms> = tasks.iter().map(|t| Terms::of_task(t)).collect();
   let folded: Arc<str> = postings.map_or_else(|| fold_ascii(text).into(), |p| Arc::clone(p.folded()));
@@ -95,14 +93,6 @@ fn score_tasks(
   let bonuses = {
     let refs: Vec<&Terms> = queries.iter().collect();
     phrase_bonuses(&folded, segments, postings.map(Postings::trigrams), &refs)
-  };
-  let read;
-  let leads = match prepared {
-    Some((_, leads)) => leads,
-    None => {
-      read = Leads::new(segments);
-      &read
-    }
   };
   let mut round = 0;
   loop {

@@ -17,7 +17,7 @@ use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::ownership::{sibling_claims, CallOwnership};
 use crate::core::parallel::{in_parallel, PARALLEL_BYTES};
 use crate::core::relevance::weights::MIN_QUOTE_BYTES;
-use crate::core::relevance::{asks_for_nothing, fold_ascii, sections, Postings};
+use crate::core::relevance::{asks_for_nothing, fold_ascii, sections, Leads, Postings};
 use crate::core::segment::Kind;
 use crate::core::tokens::Counter;
 
@@ -38,16 +38,31 @@ pub(super) fn extract_doc(
   options: &Options,
   cancel: &Cancel,
 ) -> Result<(Extraction, Vec<(f32, bool)>), Cancelled> {
-  let score = || score_all(doc, postings, task, options, cancel);
+  let read;
+  let leads = match postings {
+    Some((_, sets)) => &sets.leads,
+    None => {
+      read = Leads::new(&doc.segments);
+      &read
+    }
+  };
+  let score = || score_all(doc, postings, leads, task, options, cancel);
   let counted;
   let (counted, scores) = match counts {
     Counts::Known(c) => (c, score()?),
-    // Counting runs on one thread beside indexing and scoring on the other: two
-    // threads for two cores.
+    // Indexing and scoring run on one thread. On the other, the leads scoring will ask
+    // for are read ahead (with one thread, scoring reads only those it asks for), then
+    // every segment is counted: two threads for two cores.
     Counts::Count(whole) => {
+      let parallel = doc.text.len() >= PARALLEL_BYTES;
       let (c, scored) = in_parallel(
-        doc.text.len() >= PARALLEL_BYTES,
-        || count(doc, whole, options.encoding, cancel),
+        parallel,
+        || {
+          if parallel {
+            leads.read_ahead(&doc.text, &doc.segments, cancel);
+          }
+          count(doc, whole, options.encoding, cancel)
+        },
         score,
       );
       counted = c?;

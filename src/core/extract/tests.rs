@@ -7,7 +7,7 @@ use super::*;
 use crate::core::message::{Part, REPLY_PRIMER};
 use crate::core::paths::{absolute_paths, file_of, named_files, under};
 use crate::core::segment::{Kind, Segment};
-use crate::core::tokens::count_tokens;
+use crate::core::tokens::{count_tokens, Counter};
 
 const THREAD: &str = "# Plan\n\n- A.1 Validate the body of POST /users in src/api/users.ts.\n- A.2 Fix the memory leak in src/middleware/rate-limit.ts.\n- A.3 Update README.md for the v2 routes.\n\n## Users\n\nThe users route inserts whatever body it gets. Emails must be validated and lower-cased.\n\n## Rate limiter\n\nThe hits map never forgets idle clients, so memory grows.\n\n## Weather\n\nIt rained all week in the office town.";
 

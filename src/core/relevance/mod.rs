@@ -45,6 +45,7 @@ use weights::*;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::core::cancel::{Cancel, SEGMENTS_PER_CHECK};
 use crate::core::citations::Sources;
 use crate::core::segment::{
   closing_field_title, is_title_block, late_title, opens_record_piece, parent_headings, Kind, Segment,
@@ -836,30 +837,49 @@ impl Leads {
   }
 
   fn of(&self, text: &str, segments: &[Segment], i: usize) -> (Vec<String>, Naming) {
-    self.names[i]
-      .get_or_init(|| {
-        // A table's row is titled by its cell under the header's title column (a lead that
-        // opens a line and holds a cell's end).
-        let lead = &text[segments[i].start..segments[i].end];
-        let line = text[..segments[i].start].trim_end_matches([' ', '\t']).len();
-        if lead.contains(['|', '\t']) && (line == 0 || text.as_bytes()[line - 1] == b'\n') {
-          let rows = self.rows.get_or_init(|| tables::row_titles(text));
-          if let Some(&(from, to)) = rows.get(&line) {
-            return (vec![source_title(&text[from..to])], Naming::AllOf(1));
-          }
+    self.read(text, segments, i).clone()
+  }
+
+  fn read(&self, text: &str, segments: &[Segment], i: usize) -> &(Vec<String>, Naming) {
+    self.names[i].get_or_init(|| {
+      // A table's row is titled by its cell under the header's title column (a lead that
+      // opens a line and holds a cell's end).
+      let lead = &text[segments[i].start..segments[i].end];
+      let line = text[..segments[i].start].trim_end_matches([' ', '\t']).len();
+      if lead.contains(['|', '\t']) && (line == 0 || text.as_bytes()[line - 1] == b'\n') {
+        let rows = self.rows.get_or_init(|| tables::row_titles(text));
+        if let Some(&(from, to)) = rows.get(&line) {
+          return (vec![source_title(&text[from..to])], Naming::AllOf(1));
         }
-        let block = segments[i].block;
-        let end = segments[i..]
-          .iter()
-          .take_while(|s| s.block == block)
-          .last()
-          .map_or(segments[i].end, |s| s.end);
-        lead_names(
-          &text[segments[i].start..segments[i].end],
-          &text[segments[i].start..end],
-        )
-      })
-      .clone()
+      }
+      let block = segments[i].block;
+      let end = segments[i..]
+        .iter()
+        .take_while(|s| s.block == block)
+        .last()
+        .map_or(segments[i].end, |s| s.end);
+      lead_names(
+        &text[segments[i].start..segments[i].end],
+        &text[segments[i].start..end],
+      )
+    })
+  }
+
+  /// Reads ahead, on a thread of its own, the names scoring asks for: every paragraph's
+  /// and item's lead (`of`), the tables' rows with them. From the last block back, so
+  /// that scoring, which asks from the first block on, meets it midway and neither waits
+  /// for the other; whatever it has not read when scoring asks is read there. Stops when
+  /// `cancel` is set (scoring sees it too).
+  pub fn read_ahead(&self, text: &str, segments: &[Segment], cancel: &Cancel) {
+    let opens = |i: usize| i == 0 || segments[i - 1].block != segments[i].block;
+    for (n, i) in (0..segments.len()).rev().enumerate() {
+      if n % SEGMENTS_PER_CHECK == 0 && cancel.check().is_err() {
+        return;
+      }
+      if opens(i) && matches!(segments[i].kind, Kind::Text | Kind::Item) {
+        self.read(text, segments, i);
+      }
+    }
   }
 
   fn sources(&self, text: &str, segments: &[Segment]) -> Option<&Sources> {
