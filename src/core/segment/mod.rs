@@ -1056,19 +1056,19 @@ pub fn later_field_title(heading: &str) -> Option<&str> {
     .flatten()
 }
 
-/// A field line's name and value: `title: Ed Wood`, or a quoted value given with `=` as
-/// TOML and INI files write it (`title = "Ed Wood"`; unquoted, `x = y` is code).
+/// A field line's name and value: `title: Ed Wood`, or a value given with `=` as TOML and
+/// INI files write it: quoted (`title = "Ed Wood"`), a number or a boolean (`id = 7`);
+/// otherwise `x = y` is code.
 fn field(line: &str) -> Option<(&str, &str)> {
   let t = line.trim();
   t.split_once(": ").or_else(|| {
-    t.contains('=')
-      .then(|| t.split_once(" = "))
-      .flatten()
-      .filter(|(key, value)| {
-        !key.contains(char::is_whitespace)
-          && value.trim_end().starts_with('"')
-          && value.trim_end().ends_with('"')
-      })
+    let (key, value) = t.split_once(" = ")?;
+    let v = value.trim_end();
+    let number = v.bytes().any(|c| c.is_ascii_digit())
+      && v.bytes().all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'-'));
+    let scalar =
+      v.len() > 1 && v.starts_with('"') && v.ends_with('"') || number || matches!(v, "true" | "false");
+    (!key.contains(char::is_whitespace) && scalar).then_some((key, value))
   })
 }
 
@@ -2040,6 +2040,26 @@ mod tests {
     assert_eq!(later_field_title("## Ed Wood\nSource: https://x.org/ed"), None);
     assert!(is_labelled_rule("----- Original Message -----"));
     assert!(!is_labelled_rule("***Ed Wood***") && !is_labelled_rule("*****"));
+  }
+
+  /// TOML records (`[[docs]]` tables): a number or a boolean given with `=` is a field as
+  /// a quoted value is, so the fields before the title field are its heading's; `x = y`
+  /// stays code.
+  #[test]
+  fn toml_fields_before_a_title_field_are_its_heading_s() {
+    let doc = "[[docs]]\nid = 1\nlive = true\ntitle = \"Ed Wood\"\ntext = \"Ed Wood was an American filmmaker.\"\n\n[[docs]]\nid = 2\nlive = false\ntitle = \"Tim Burton\"\ntext = \"Tim Burton is an American director.\"\n";
+    let got = cut(doc, Granularity::Sentence);
+    assert_eq!(
+      heading_texts(&got),
+      [
+        "id = 1\nlive = true\ntitle = \"Ed Wood\"",
+        "id = 2\nlive = false\ntitle = \"Tim Burton\""
+      ],
+      "{got:?}"
+    );
+    assert_eq!(field("id = 7"), Some(("id", "7")));
+    assert_eq!(field("x = y"), None);
+    assert_eq!(field("total = a + 2"), None);
   }
 
   /// Files with front matter joined by `cat`: the next file's `---` right under the last
