@@ -1101,6 +1101,47 @@ fn a_result_is_named_by_its_lead_where_the_query_holds_more() {
   assert!(e.text.contains("Burbank"), "{}", e.text);
 }
 
+/// A file read by a path that names nothing the task says (`source_02.txt`) holds an
+/// article under its title: the result is named by that title, as a heading names its
+/// section, and is kept whole for a task that names it.
+#[test]
+fn a_result_that_opens_with_a_title_alone_is_named_by_it() {
+  let pages = [
+    (
+      "Ed Wood",
+      "He was an American filmmaker, actor and writer of low-budget films.",
+    ),
+    (
+      "Scott Derrickson",
+      "He is an American director, screenwriter and producer.",
+    ),
+    (
+      "Jonathan Swift",
+      "He was an Anglo-Irish satirist and essayist of the eighteenth century.",
+    ),
+    (
+      "Woodlands",
+      "A forest is a large area dominated by trees in a temperate climate.",
+    ),
+  ];
+  let mut thread = vec![Message::text("user", "Read the sources.")];
+  for (i, (title, body)) in pages.iter().enumerate() {
+    let id = format!("c{i}");
+    let path = format!("{{\"path\":\"research/sources/source_{:02}.txt\"}}", i + 1);
+    thread.push(call_message(&[(&id, "read_file", &path)]));
+    thread.push(result_message(&id, &format!("{title}\n\n{body}\n")));
+  }
+  let options = Options {
+    max_tokens: Some(75),
+    ..Options::default()
+  };
+  let task = "Were Scott Derrickson and Ed Wood of the same nationality?";
+  let e = extract_messages(&thread, task, &options, &Cancel::new()).unwrap();
+  assert!(e.text.contains("He was an American filmmaker"), "{}", e.text);
+  assert!(e.text.contains("He is an American director"), "{}", e.text);
+  assert!(!e.text.contains("Anglo-Irish"), "{}", e.text);
+}
+
 /// A tool result is scored with its call: the call names what came back, as a heading
 /// names its section, even when the result itself never says it and when several calls
 /// stand before their results.

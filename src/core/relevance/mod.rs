@@ -294,6 +294,7 @@ pub fn scores_with(
     &span,
     &title,
     &chosen,
+    title_alone,
   );
   let mut title = chosen;
   for (names, more) in title.iter_mut().zip(found) {
@@ -643,6 +644,7 @@ fn found_names(
   span: &[(usize, usize)],
   calls: &[(Vec<String>, Naming)],
   chosen: &[Vec<String>],
+  title_alone: &[bool],
 ) -> Vec<Vec<String>> {
   // A call's result: its segments after the call line.
   let result = |k: usize| (span[k].0 + 1..span[k].1).filter(move |&i| section_of[i] == k);
@@ -685,14 +687,16 @@ fn found_names(
           .all(|w| calls_of(w) > 1)
       })
   };
-  let leads: Vec<(Vec<String>, Naming)> = (0..span.len())
+  // Every result's lead, so that a name many results open with counts as shared.
+  let lead_of: Vec<Option<usize>> = (0..span.len())
     .map(|k| {
-      // Every result's lead, so that a name many results open with counts as shared.
-      let lead = (segments[span[k].0].kind == Kind::Call)
+      (segments[span[k].0].kind == Kind::Call)
         .then(|| result(k).find(|&i| segments[i].kind == Kind::Text))
-        .flatten();
-      lead.map_or((Vec::new(), Naming::AllOf(0)), |i| leads.of(text, segments, i))
+        .flatten()
     })
+    .collect();
+  let leads = (lead_of.iter())
+    .map(|lead| lead.map_or((Vec::new(), Naming::AllOf(0)), |i| leads.of(text, segments, i)))
     .collect();
   distinctive_names(leads)
     .into_iter()
@@ -701,6 +705,11 @@ fn found_names(
       // A result that opens with no name is no page a search found.
       if !unsaid[k] || lead.is_empty() {
         return Vec::new();
+      }
+      // One that opens with a title alone over its text (a file that holds an article) is
+      // named by that title, whatever the call asked for.
+      if lead_of[k].is_some_and(|i| title_alone[segments[i].block] && result(k).any(|j| j > i)) {
+        return lead;
       }
       // A query leaves out a name's article and says its qualifier: "the Uruguayan War"
       // is asked for as "Uruguayan War wikipedia", "the 1992 US Open" as "1992 US Open
