@@ -49,7 +49,8 @@ const CONSTANTS: [&str; 8] = [
 /// The pieces of `text` when it is JSON (values one after another, as JSON Lines are)
 /// holding a list of titled records (`MIN_RECORDS`); `None` otherwise.
 pub(super) fn records(text: &str, granularity: Granularity) -> Option<Vec<Piece>> {
-  let first = text.trim_start().as_bytes().first()?;
+  let opening = text.trim_start();
+  let first = opening.as_bytes().get(field_name(opening))?;
   if !matches!(first, b'{' | b'[') {
     return None;
   }
@@ -72,6 +73,7 @@ pub(super) fn records(text: &str, granularity: Granularity) -> Option<Vec<Piece>
   };
   scan.space();
   while scan.at < text.len() {
+    scan.at += field_name(&text[scan.at..]);
     // A top-level object is a record, as JSON Lines list them.
     scan.element = true;
     scan.value()?;
@@ -141,11 +143,28 @@ pub fn json_title(heading: &str) -> Option<&str> {
 
 /// Whether a piece of text opens as a record's piece does: with the punctuation between
 /// records (`},{"title"`, `), Document(metadata={'title'`, the close of a string before),
-/// or a list's or an object's first (`[{`).
+/// or a list's or an object's first (`[{`, after its field's name: `results=[`).
 pub fn opens_record_piece(piece: &str) -> bool {
-  piece
-    .trim_start()
-    .starts_with(['[', '{', ',', '}', ')', ']', '"'])
+  let piece = piece.trim_start();
+  piece[field_name(piece)..].starts_with(['[', '{', ',', '}', ')', ']', '"'])
+}
+
+/// The bytes of the field's name a value opens with where Python's `str` prints a model
+/// (pydantic's `results=[…] total=2`): a bare word and `=`; 0 where there is none.
+fn field_name(text: &str) -> usize {
+  let word = text
+    .bytes()
+    .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+    .count();
+  let named = word > 0
+    && text.as_bytes()[0].is_ascii_alphabetic()
+    && text[word..].starts_with('=')
+    && !text[word..].starts_with("==");
+  if named {
+    word + 1
+  } else {
+    0
+  }
 }
 
 /// The key that `before` (a member's text up to its `:` or `=`) ends with: quoted, or a
@@ -758,6 +777,10 @@ mod tests {
     assert_eq!(titles(node), ["Ed Wood", "Tim Burton"]);
     let node = node.replace("loc: [Object]", "loc: { lines: 3 }");
     assert_eq!(titles(&node), ["Ed Wood", "Tim Burton"]);
+    // A model as Python's `str` prints it: its fields `name=value`, records whose title
+    // follows their text.
+    let model = "results=[WebSearchResult(content='He made films.', title='Ed Wood', url='https://x.org/ed'), WebSearchResult(content='He directed it.', title='Tim Burton', url='https://x.org/tim')] total=2";
+    assert_eq!(titles(model), ["Ed Wood", "Tim Burton"]);
     // Python's pairs of a document and its score.
     let scored = "[(Document(metadata={'title': 'Ed Wood'}, page_content='He made films.'), 0.82), (Document(metadata={'title': 'Tim Burton'}, page_content='He directed it.'), 0.79)]";
     assert_eq!(titles(scored), ["Ed Wood", "Tim Burton"]);
