@@ -87,7 +87,7 @@ const BEFORE_NAMES: &[&str] = &[
 /// Abbreviations of a numbered thing: they go on only when a number follows (`No. 5`;
 /// `the answer is no.` ends its sentence). Sorted.
 const BEFORE_NUMBERS: &[&str] = &[
-  "art", "ch", "eq", "fig", "no", "nos", "op", "p", "pp", "sec", "vol",
+  "art", "ch", "eq", "fig", "no", "nos", "op", "p", "pp", "ref", "refs", "sec", "vol",
 ];
 
 /// Abbreviations that may close a sentence as well (`Acme Inc.`, `Jan.`, `et al.`): they go

@@ -115,6 +115,7 @@ mod tests {
       "Apple Inc. announced a phone.",
       "Tools, e.g. hammers, are useful.",
       "He won No. 5 and Vol. 2 of the series.",
+      "It opened in 1994 (ref. 10) to good reviews.",
       "Dr. Smith and Mr. Jones met St. Louis officials.",
       "It sold on Jan. 5, 1990 for a dollar.",
       "Él dijo Sr. García llegó.",
