@@ -180,6 +180,22 @@ pub(super) fn names_apart(names: &mut [&str]) {
     }
     *name = name.trim_matches(['"', '\u{201c}', '\u{201d}', '*', '_']);
   }
+  // A word in lower case that every note opens with is their label, not part of what they
+  // name (`cf.`, `via`, `see`), unless a number follows it (`ref. 3` names the line that
+  // defines it).
+  fn word(n: &str) -> Option<&str> {
+    n.split_once(' ').map(|(w, _)| w)
+  }
+  let label = word(names[0])
+    .filter(|w| w.starts_with(|c: char| c.is_lowercase()) && names.iter().all(|n| word(n) == Some(w)))
+    .map(str::len);
+  for name in names.iter_mut() {
+    if let Some(rest) = label.and_then(|len| name.get(len + 1..)) {
+      if !rest.bytes().all(|b| b.is_ascii_digit()) {
+        *name = rest;
+      }
+    }
+  }
 }
 
 /// A line that attributes the paragraph before it (`— Wikipedia, *Ed Wood*`, a quote's

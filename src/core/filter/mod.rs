@@ -697,6 +697,33 @@ Sources:\n1. https://x.org/wiki/Physic_garden\n2. https://x.org/wiki/Brassia\n3.
     }
   }
 
+  /// Notes that all open with a word in lower case (`(cf. Tim Burton)`, `(via …)`) name
+  /// what follows it: the paragraph a note closes is titled `Tim Burton`, which the task
+  /// names, not `cf. Tim Burton`, which it does not.
+  #[test]
+  fn a_label_every_note_opens_with_is_no_part_of_what_it_names() {
+    let paragraphs = [
+      (
+        "He was an American filmmaker of low-budget films. He made them fast.",
+        "Ed Wood",
+      ),
+      (
+        "He grew up in Burbank, California. He studied animation at CalArts.",
+        "Tim Burton",
+      ),
+      ("He played Dracula on stage. He was born in Lugos.", "Bela Lugosi"),
+      (
+        "He starred as the director. He prepared for months.",
+        "Johnny Depp",
+      ),
+    ];
+    let text: Vec<String> = paragraphs.iter().map(|(p, t)| format!("{p} (cf. {t})")).collect();
+    let text = format!("## Notes\n\n{}\n", text.join("\n\n"));
+    let r = run(&text, "Where did Tim Burton go to school?", Some(30));
+    assert!(r.content.contains("CalArts"), "{}", r.content);
+    assert!(cites(&r, "Tim Burton"), "{:?}", r.citations);
+  }
+
   #[test]
   fn a_note_naming_a_numbered_label_cites_the_line_that_defines_it() {
     // Claims a sentence each, each closed by the source it comes from, sources listed below.
