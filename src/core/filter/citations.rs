@@ -94,6 +94,15 @@ pub(super) fn source_notes(text: &str) -> Vec<Note> {
     .filter(|&at| text.as_bytes().get(at + 1).is_none_or(u8::is_ascii_whitespace))
     .count();
   let enough = |uses: usize| uses >= MIN_NOTE_USES && uses as f32 >= MIN_NOTE_SHARE * ends as f32;
+  // Or where they close most of its paragraphs, after their last full stop (`… films.
+  // (ref. 1)` closing each of a report's answers, however many sentences they hold).
+  let paragraphs = text.split("\n\n").filter(|p| !p.trim().is_empty()).count();
+  let closes_most =
+    |closing: usize| closing >= MIN_NOTE_USES && closing as f32 >= MIN_CLOSING_SHARE * paragraphs as f32;
+  let line_end = |note: &str| {
+    let rest = &text[span(text, note).end..];
+    rest[..rest.find('\n').unwrap_or(rest.len())].trim().is_empty()
+  };
   // A note recurs by what it names; or by its form, where that ends a good share of the
   // sentences by itself: a label (`— Source: Ed Wood`), or the place after a sentence's full
   // stop (`… films. (Ed Wood)`; an acronym's stands before it). Such a source may be cited
@@ -119,11 +128,18 @@ pub(super) fn source_notes(text: &str) -> Vec<Note> {
       *by_form.entry(f).or_default() += 1;
     }
   }
+  // How many notes after a full stop close their line.
+  let closing = (tails.iter().zip(&keys))
+    .filter(|(t, (_, form))| form.as_deref() == Some("") && line_end(t.0))
+    .count();
   let mut keep = keys.iter().map(|(name, form)| {
-    by_name[name.as_str()] >= MIN_NOTE_USES || form.as_ref().is_some_and(|f| enough(by_form[f.as_str()]))
+    by_name[name.as_str()] >= MIN_NOTE_USES
+      || form
+        .as_ref()
+        .is_some_and(|f| enough(by_form[f.as_str()]) || f.is_empty() && closes_most(closing))
   });
   tails.retain(|_| keep.next().unwrap_or(false));
-  if !enough(tails.len()) {
+  if !enough(tails.len()) && !closes_most(closing) {
     tails.clear();
   }
   let mut names: Vec<&str> = tails.iter().map(|(_, named)| *named).collect();
@@ -219,6 +235,11 @@ const MIN_NOTE_USES: usize = 2;
 /// leaves room for a note at each paragraph's end), while an acronym in parentheses
 /// (`… Association (NBA).`) ends one in ten where a text is all about it.
 const MIN_NOTE_SHARE: f32 = 0.2;
+
+/// Or where they close at least half of its paragraphs after their full stop: a
+/// parenthesis there is no acronym's, and a report that cites so closes each paragraph
+/// with one, whatever the paragraph's length.
+const MIN_CLOSING_SHARE: f32 = 0.5;
 
 /// The longest annotation read as a source note: a title with its site, not a sentence.
 const MAX_NOTE: usize = 2 * MAX_LABEL;

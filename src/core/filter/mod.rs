@@ -697,6 +697,47 @@ Sources:\n1. https://x.org/wiki/Physic_garden\n2. https://x.org/wiki/Brassia\n3.
     }
   }
 
+  /// Paragraphs closed by `(ref. k)` after their full stop, `ref. k: Title, url` below: the
+  /// notes close every paragraph, however many sentences it holds, so they are read as the
+  /// citations they are, and each brings its own line of the list, no other.
+  #[test]
+  fn paragraphs_closed_by_ref_notes_cite_their_lines_of_the_list() {
+    let paragraphs = [
+      "Ed Wood is a 1994 film about a director. It was shot in black and white. It won two Oscars. Its budget was modest. It opened in the fall.",
+      "Tim Burton grew up in Burbank, California. He studied at CalArts. He worked at Disney. He later directed Batman. He lives in London.",
+      "Bela Lugosi played Dracula on stage. He was born in Lugos. He moved to America. He acted in many films. He died in 1956.",
+      "Johnny Depp starred as the director. He had worked with Burton before. He prepared for months. He studied old footage. He liked the role.",
+      "The film was a box office failure. Critics praised it. It later found an audience. It is now a classic. It was restored in 2004.",
+    ];
+    let body: Vec<String> = paragraphs
+      .iter()
+      .enumerate()
+      .map(|(i, p)| {
+        format!(
+          "**Q{}. What do the sources say?**\nA: {p} (ref. {})",
+          i + 1,
+          i + 1
+        )
+      })
+      .collect();
+    let list: Vec<String> = [
+      "Ed Wood",
+      "Tim Burton",
+      "Bela Lugosi",
+      "Johnny Depp",
+      "Box office",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, t)| format!("ref. {}: {t}, https://x.org/{}", i + 1, i + 1))
+    .collect();
+    let text = format!("{}\n\n## References\n{}\n", body.join("\n\n"), list.join("\n"));
+    let r = run(&text, "Where did Tim Burton go to school?", Some(90));
+    assert!(r.content.contains("He studied at CalArts."), "{}", r.content);
+    assert!(r.content.contains("ref. 2: Tim Burton"), "{}", r.content);
+    assert!(!r.content.contains("ref. 3: Bela Lugosi"), "{}", r.content);
+  }
+
   /// Notes that all open with a word in lower case (`(cf. Tim Burton)`, `(via …)`) name
   /// what follows it: the paragraph a note closes is titled `Tim Burton`, which the task
   /// names, not `cf. Tim Burton`, which it does not.
