@@ -1101,31 +1101,34 @@ fn a_result_is_named_by_its_lead_where_the_query_holds_more() {
   assert!(e.text.contains("Burbank"), "{}", e.text);
 }
 
+/// Four pages, each of whose text never says its title, and a task that names two of them.
+const PAGES: [(&str, &str); 4] = [
+  (
+    "Ed Wood",
+    "He was an American filmmaker, actor and writer of low-budget films.",
+  ),
+  (
+    "Scott Derrickson",
+    "He is an American director, screenwriter and producer.",
+  ),
+  (
+    "Jonathan Swift",
+    "He was an Anglo-Irish satirist and essayist of the eighteenth century.",
+  ),
+  (
+    "Woodlands",
+    "A forest is a large area dominated by trees in a temperate climate.",
+  ),
+];
+const PAGES_TASK: &str = "Were Scott Derrickson and Ed Wood of the same nationality?";
+
 /// A file read by a path that names nothing the task says (`source_02.txt`) holds an
 /// article under its title: the result is named by that title, as a heading names its
 /// section, and is kept whole for a task that names it.
 #[test]
 fn a_result_that_opens_with_a_title_alone_is_named_by_it() {
-  let pages = [
-    (
-      "Ed Wood",
-      "He was an American filmmaker, actor and writer of low-budget films.",
-    ),
-    (
-      "Scott Derrickson",
-      "He is an American director, screenwriter and producer.",
-    ),
-    (
-      "Jonathan Swift",
-      "He was an Anglo-Irish satirist and essayist of the eighteenth century.",
-    ),
-    (
-      "Woodlands",
-      "A forest is a large area dominated by trees in a temperate climate.",
-    ),
-  ];
   let mut thread = vec![Message::text("user", "Read the sources.")];
-  for (i, (title, body)) in pages.iter().enumerate() {
+  for (i, (title, body)) in PAGES.iter().enumerate() {
     let id = format!("c{i}");
     let path = format!("{{\"path\":\"research/sources/source_{:02}.txt\"}}", i + 1);
     thread.push(call_message(&[(&id, "read_file", &path)]));
@@ -1135,8 +1138,7 @@ fn a_result_that_opens_with_a_title_alone_is_named_by_it() {
     max_tokens: Some(75),
     ..Options::default()
   };
-  let task = "Were Scott Derrickson and Ed Wood of the same nationality?";
-  let e = extract_messages(&thread, task, &options, &Cancel::new()).unwrap();
+  let e = extract_messages(&thread, PAGES_TASK, &options, &Cancel::new()).unwrap();
   assert!(e.text.contains("He was an American filmmaker"), "{}", e.text);
   assert!(e.text.contains("He is an American director"), "{}", e.text);
   assert!(!e.text.contains("Anglo-Irish"), "{}", e.text);
@@ -1147,29 +1149,11 @@ fn a_result_that_opens_with_a_title_alone_is_named_by_it() {
 /// stand before their results.
 #[test]
 fn a_tool_result_is_titled_by_its_call() {
-  let pages = [
-    (
-      "Ed Wood",
-      "He was an American filmmaker, actor and writer of low-budget films.",
-    ),
-    (
-      "Scott Derrickson",
-      "He is an American director, screenwriter and producer.",
-    ),
-    (
-      "Jonathan Swift",
-      "He was an Anglo-Irish satirist and essayist of the eighteenth century.",
-    ),
-    (
-      "Woodlands",
-      "A forest is a large area dominated by trees in a temperate climate.",
-    ),
-  ];
-  let task = "Were Scott Derrickson and Ed Wood of the same nationality?";
+  let task = PAGES_TASK;
   let budget = 60;
   for parallel in [false, true] {
     let mut thread = vec![Message::text("user", "Look these people up.")];
-    let calls: Vec<(String, String)> = pages
+    let calls: Vec<(String, String)> = PAGES
       .iter()
       .enumerate()
       .map(|(i, (title, _))| (format!("c{i}"), format!("{{\"query\":\"{title}\"}}")))
@@ -1181,13 +1165,13 @@ fn a_tool_result_is_titled_by_its_call() {
         .collect();
       thread.push(call_message(&all));
       thread.extend(
-        pages
+        PAGES
           .iter()
           .zip(&calls)
           .map(|((_, body), (id, _))| result_message(id, body)),
       );
     } else {
-      for ((_, body), (id, arguments)) in pages.iter().zip(&calls) {
+      for ((_, body), (id, arguments)) in PAGES.iter().zip(&calls) {
         thread.push(call_message(&[(id, "lookup", arguments)]));
         thread.push(result_message(id, body));
       }

@@ -1062,7 +1062,8 @@ pub fn later_field_title(heading: &str) -> Option<&str> {
 fn field(line: &str) -> Option<(&str, &str)> {
   let t = line.trim();
   t.split_once(": ").or_else(|| {
-    let (key, value) = t.split_once(" = ")?;
+    // Most lines hold no `=`: one byte search rules them out.
+    let (key, value) = t.contains('=').then(|| t.split_once(" = ")).flatten()?;
     let v = value.trim_end();
     let number = v.bytes().any(|c| c.is_ascii_digit())
       && v.bytes().all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'-'));
