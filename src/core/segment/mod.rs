@@ -400,12 +400,13 @@ fn segment_with(
     // A setext underline (`===` or `---` under one line) makes that line a heading, where
     // it is as short as a title: a paragraph of sentences over `---` is closed by a
     // thematic break (files with front matter joined by `cat`, the next one's `---` right
-    // under the last one's text).
+    // under the last one's text). The line is asked first: the paragraph is read only
+    // over an underline.
     if let Some((s, _)) = para.filter(|&(s, e)| {
       title_lines
-        && !text[s..e].contains('\n')
-        && reads_as_heading(&text[s..e], stripped)
         && is_setext_underline(stripped)
+        && memchr::memchr(b'\n', &text.as_bytes()[s..e]).is_none()
+        && reads_as_heading(&text[s..e], stripped)
     }) {
       para = None;
       // The underline is part of its heading: every character is in some segment.
@@ -504,7 +505,11 @@ fn segment_with(
     // Lines longer than hand-wrapped text's were not wrapped: after one that ends a
     // sentence, a long line is the writer's next record (records a line each, CSV rows).
     // A short line after a long one (`Source: Ed Wood`, `</doc>`) still belongs to it.
-    let long = |k: usize| text[lines[k].0..lines[k].1].chars().count() > MAX_WRAPPED_LINE;
+    let long = |k: usize| {
+      let line = &text[lines[k].0..lines[k].1];
+      // No line of at most this many bytes has more characters.
+      line.len() > MAX_WRAPPED_LINE && line.chars().count() > MAX_WRAPPED_LINE
+    };
     let ends_sentence =
       |k: usize| without_closing_tags(&text[lines[k].0..lines[k].1]).ends_with(SENTENCE_ENDS);
     // Two long lines, the first ending a sentence, are records apart; not two lines of a
@@ -579,11 +584,23 @@ fn titled_tab_rows(text: &str, lines: &[(usize, usize)]) -> Vec<bool> {
   if memchr::memchr(b'\t', text.as_bytes()).is_none() {
     return Vec::new();
   }
+  // Which lines hold a tab at all, found in one search of the whole text.
+  let mut any_tab = vec![false; lines.len()];
+  let mut k = 0;
+  for at in memchr::memchr_iter(b'\t', text.as_bytes()) {
+    while k < lines.len() && lines[k].1 <= at {
+      k += 1;
+    }
+    match any_tab.get_mut(k) {
+      Some(tab) => *tab = true,
+      None => break,
+    }
+  }
   let mut rows = vec![false; lines.len()];
   let mut titled = false;
   let mut cells = 0;
   for (k, &(start, end)) in lines.iter().enumerate() {
-    let line = text[start..end].trim();
+    let line = if any_tab[k] { text[start..end].trim() } else { "" };
     let tabs = line.bytes().filter(|&b| b == b'\t').count();
     if tabs > 0 && tabs == cells {
       rows[k] = titled;
@@ -1061,9 +1078,9 @@ pub fn later_field_title(heading: &str) -> Option<&str> {
 /// otherwise `x = y` is code.
 fn field(line: &str) -> Option<(&str, &str)> {
   let t = line.trim();
-  t.split_once(": ").or_else(|| {
+  split_once(t, ": ").or_else(|| {
     // Most lines hold no `=`: one byte search rules them out.
-    let (key, value) = t.contains('=').then(|| t.split_once(" = ")).flatten()?;
+    let (key, value) = t.contains('=').then(|| split_once(t, " = ")).flatten()?;
     let v = value.trim_end();
     let number = v.bytes().any(|c| c.is_ascii_digit())
       && v.bytes().all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'-'));
@@ -1071,6 +1088,13 @@ fn field(line: &str) -> Option<(&str, &str)> {
       v.len() > 1 && v.starts_with('"') && v.ends_with('"') || number || matches!(v, "true" | "false");
     (!key.contains(char::is_whitespace) && scalar).then_some((key, value))
   })
+}
+
+/// `text.split_once(separator)`, found by `memchr`'s vectorized search: `field` asks it of
+/// every line of a text.
+fn split_once<'a>(text: &'a str, separator: &str) -> Option<(&'a str, &'a str)> {
+  let at = memchr::memmem::find(text.as_bytes(), separator.as_bytes())?;
+  Some((&text[..at], &text[at + separator.len()..]))
 }
 
 /// A TOML table's or an INI section's header alone on its line (`[[pages]]`, `[page]`):

@@ -87,11 +87,13 @@ struct Line<'a> {
 impl<'a> Line<'a> {
   fn new(paragraph: &'a str, start: usize, end: usize) -> Self {
     let text = paragraph[start..end].trim_end();
-    Line {
-      start,
-      text,
-      width: text.chars().count(),
-    }
+    // An ASCII line is as wide as it is long.
+    let width = if text.is_ascii() {
+      text.len()
+    } else {
+      text.chars().count()
+    };
+    Line { start, text, width }
   }
 
   fn indent(&self) -> usize {
@@ -148,15 +150,17 @@ impl<'a> Run<'a> {
   /// Whether `line` goes on the run: no list item that opens after it (`list`).
   fn goes_on(&self, line: &Line) -> bool {
     let content = line.content();
-    let item = if self.list {
-      is_list_item(content)
-    } else {
-      interrupts_paragraph(content)
+    let item = || {
+      if self.list {
+        is_list_item(content)
+      } else {
+        interrupts_paragraph(content)
+      }
     };
     self.last.width >= MIN_FILL_WIDTH
       && (self.lines == 1 || line.indent() == self.indent)
       && opens_with_word(content)
-      && !item
+      && !item()
   }
 
   fn add(&mut self, line: Line<'a>) {
