@@ -1621,8 +1621,10 @@ fn a_response_under_an_id_label_is_titled_by_its_output() {
 
 #[test]
 fn a_subsection_is_named_by_the_headings_over_it() {
-  // The section the task names holds its text under a sub-heading of its own.
-  let doc = "## Ed Wood\n\n### Overview\n\nEd Wood is a 1994 film directed by Tim Burton, about a director.\n\n\
+  // The section the task names holds its text under a sub-heading of its own; another
+  // overview says the task's other words. (One that named Tim Burton would pair with it,
+  // both lifted alike, and the budget holds one section.)
+  let doc = "## Ed Wood\n\n### Overview\n\nEd Wood is a 1994 film about a director who grew up in the city of Poughkeepsie.\n\n\
              ## Tim Burton\n\n### Early life\n\nHe grew up in the city of Burbank, California, where he made his first short films.\n\n\
              ## Glen or Glenda\n\n### Overview\n\nGlen or Glenda is a 1953 film by Ed Wood, set in a city.";
   let options = Options {

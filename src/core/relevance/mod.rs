@@ -741,7 +741,9 @@ fn found_names(
 /// A heading's unit is named by the headings over it too (`### Overview` under `##
 /// Brassia`, a bold lead under its heading: `parent_headings`): they say what it is
 /// about. Not by a heading over more than `MAX_NAMESAKES` units (`## Findings` over every
-/// source's): it tells none of them apart.
+/// source's): it tells none of them apart. Under such names, a label the parts repeat
+/// (`### Overview`) names none of them, and a heading alone in its unit gives its names to
+/// the units under it.
 fn name_by_headings_over(
   text: &str,
   segments: &[Segment],
@@ -756,13 +758,45 @@ fn name_by_headings_over(
       under[h] += 1;
     }
   }
-  for (k, names) in title.iter_mut().enumerate() {
-    for h in above(k).filter(|&h| under[h] <= MAX_NAMESAKES) {
-      for name in heading_titles(&text[segments[h].start..segments[h].end]) {
-        if long_enough(&name) && !names.contains(&name) {
-          names.push(name);
-        }
+  let titles = |h: usize| heading_titles(&text[segments[h].start..segments[h].end]);
+  // The titles of the units' own headings, and how many units each titles.
+  let own: Vec<Vec<String>> = span
+    .iter()
+    .map(|&(first, _)| match segments[first].kind {
+      Kind::Heading => titles(first),
+      _ => Vec::new(),
+    })
+    .collect();
+  let mut titled: FxHashMap<&str, usize> = FxHashMap::default();
+  for name in own.iter().flatten() {
+    *titled.entry(name.as_str()).or_insert(0) += 1;
+  }
+  let shared = |name: &str| titled.get(name).copied().unwrap_or(0);
+  for k in 0..span.len() {
+    let given: Vec<(usize, Vec<String>)> = above(k)
+      .filter(|&h| under[h] <= MAX_NAMESAKES)
+      .map(|h| (h, titles(h)))
+      .collect();
+    // A title that more units share than the nearest heading naming the unit stands over,
+    // and than that heading's own title titles, is a part's label (`### Overview` under
+    // each source's `## Ed Wood`, a `**Summary.**` lead under each): the heading names the
+    // unit, the label does not. Under a heading as common (`# Agent: Researcher` over each
+    // step of a log), the label is what tells the parts apart.
+    if let Some((h, over)) = given.first() {
+      let bound = under[*h].max(over.iter().map(|n| shared(n)).max().unwrap_or(0));
+      title[k].retain(|n| !own[k].contains(n) || shared(n) <= bound);
+    }
+    for name in given.into_iter().flat_map(|(_, names)| names) {
+      if long_enough(&name) && !title[k].contains(&name) {
+        title[k].push(name);
       }
+    }
+  }
+  // A heading alone in its unit, over units it names, is named in them: a link to it, or
+  // a pair with it, is to what is written under it.
+  for (k, &(first, end)) in span.iter().enumerate() {
+    if end == first + 1 && (1..=MAX_NAMESAKES).contains(&under[first]) {
+      title[k].clear();
     }
   }
 }
@@ -1065,6 +1099,31 @@ mod tests {
     let cats = s.iter().find(|x| x.0 == "Cats sleep.").unwrap().1;
     assert!(burbank > 0.3, "{s:?}");
     assert!(burbank > cats);
+  }
+
+  /// A sub-heading every source repeats (`### Overview`) is a label, not a name: the
+  /// section the task names leads to the source it names, not to every overview.
+  #[test]
+  fn a_label_under_every_title_names_none_of_them() {
+    let text = [
+      ("Walter Karig", "Walter Karig wrote naval histories."),
+      (
+        "Surprised by Joy",
+        "Surprised by Joy is a partial autobiography published by C. S. Lewis in 1955.",
+      ),
+      ("C. S. Lewis", "Clive Staples Lewis was a scholar at Oxford."),
+      ("Elizabeth von Arnim", "Elizabeth von Arnim wrote novels."),
+    ]
+    .map(|(title, text)| format!("## {title}\n\n### Overview\n\n{text}"))
+    .join("\n\n");
+    for label in ["### Overview\n\n", "**Overview.** "] {
+      let text = text.replace("### Overview\n\n", label);
+      let s = scored(&text, "Who wrote Surprised by Joy?");
+      let score = |start: &str| s.iter().find(|x| x.0.trim_start().starts_with(start)).unwrap().1;
+      let lewis = score("Clive Staples Lewis");
+      assert!(lewis > score("Walter Karig wrote"), "{label}: {s:?}");
+      assert!(lewis > score("Elizabeth von Arnim wrote"), "{label}: {s:?}");
+    }
   }
 
   /// A record whose first line names nothing (a numbered label, a wrapper's tag) is titled
