@@ -441,6 +441,27 @@ describe('other items', () => {
     )
   })
 
+  it('messages of shapes no format here is are read as their JSON text, not lost', () => {
+    // LlamaIndex `ChatMessage` blocks, an AutoGen AgentChat event, Pydantic AI parts.
+    const llamaindex = { role: 'tool', additional_kwargs: { tool_call_id: 'c1' }, blocks: [{ block_type: 'text', text: OWN_OUTPUT }] }
+    const autogen = { id: 'e1', source: 'assistant', type: 'ToolCallExecutionEvent', content: [{ content: OWN_OUTPUT, name: 'read_file', call_id: 'c1', is_error: false }] }
+    const pydantic = { kind: 'request', parts: [{ tool_name: 'read_file', content: OWN_OUTPUT, tool_call_id: 'c1', part_kind: 'tool-return' }] }
+    for (const message of [llamaindex, autogen, pydantic]) {
+      const thread = [{ role: 'user', content: `Two jobs. First: ${TASK}. Second: ${SIBLING}.` }, message, { role: 'user', content: SIBLING_OUTPUT }] as never
+      const unread = message === pydantic ? { ...message, parts: [] } : message === autogen ? { type: 'unknown' } : { role: 'tool', content: '' }
+      const base = [(thread as unknown[])[0], unread, (thread as unknown[])[2]] as never
+      const json = message === pydantic ? JSON.stringify(pydantic.parts[0]) : JSON.stringify(message)
+      expect(countMessageTokens(thread) - countMessageTokens(base)).toBe(countTokens(json))
+      const r = extractRelevantContext(thread, TASK)
+      expect(r.relevantContext).toContain('drops the timezone offset')
+      expect(r.relevantContext).not.toContain('overdue customers')
+    }
+    // A message of known fields with nothing in them, and the items that hold no text, stay framing only.
+    const empty = [{ role: 'assistant', content: null, tool_calls: [] }] as never
+    expect(countMessageTokens(empty)).toBe(countMessageTokens([{ role: 'assistant', content: '' }]))
+    expect(countMessageTokens([{ type: 'item_reference', id: 'msg_1' }] as never)).toBe(countMessageTokens([{ type: 'compaction', id: 'cmp_1' }] as never))
+  })
+
   it('AI SDK tool approvals are one unit and their reasons are counted', () => {
     const thread: Message[] = [
       { role: 'user', content: 'Delete the stale cache for parseDate' },

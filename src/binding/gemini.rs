@@ -87,7 +87,17 @@ impl<'env> Reader<'_, 'env> {
         return Ok(());
       }
     }
-    out.push(Part::Other);
+    // Inline data and files carry no text; a part of no member Gemini has (Pydantic AI's
+    // `{ part_kind, content }`) is read as its JSON text, so that what it says is not lost.
+    let mut data = false;
+    for key in [Key::InlineData, Key::FileData] {
+      data |= !Call::is_nullish(&self.get(p, key)?);
+    }
+    if data || !self.has_unknown_field(p)? {
+      out.push(Part::Other);
+    } else {
+      out.push(Part::Text(self.json_text(&p.to_unknown(), path)?));
+    }
     Ok(())
   }
 

@@ -142,8 +142,11 @@ impl<'env> Reader<'_, 'env> {
           Part::ToolResult { call_id, content },
         ])
       }
-      // `item_reference`, `compaction`, Agents `unknown`, and kinds to come: no text read.
-      _ => assistant(vec![Part::Other]),
+      // A reference to an item, a compaction's encrypted content, Agents `unknown`: no text.
+      "item_reference" | "compaction" | "unknown" => assistant(vec![Part::Other]),
+      // Kinds of other frameworks' logs (AutoGen's `TextMessage`, `ToolCallRequestEvent`)
+      // and kinds to come: the item's JSON text, so that what it says is not lost.
+      _ => assistant(vec![Part::Text(self.json_text(&m.to_unknown(), path)?)]),
     })
   }
 

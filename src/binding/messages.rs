@@ -161,10 +161,12 @@ pub(super) enum Key {
   CitationsContent,
   Document,
   ToolPlan,
+  InlineData,
+  FileData,
 }
 
 impl Key {
-  const NAMES: [&'static str; 79] = [
+  const NAMES: [&'static str; 81] = [
     "role",
     "content",
     "name",
@@ -244,6 +246,8 @@ impl Key {
     "citationsContent",
     "document",
     "tool_plan",
+    "inlineData",
+    "fileData",
   ];
 
   pub(super) fn name(self) -> &'static str {
@@ -469,7 +473,7 @@ impl<'env> Reader<'_, 'env> {
     // AI SDK v4 UI messages before `parts`: the calls and their results beside the content.
     let invocations = match role.as_str() {
       "assistant" => self.get(&m, Key::ToolInvocations)?,
-      _ => return Ok(Message { role, name, parts }),
+      _ => return self.unread(value, &m, Message { role, name, parts }, path),
     };
     if !Call::is_nullish(&invocations) {
       let path = || format!("{}.toolInvocations", path());
@@ -479,7 +483,43 @@ impl<'env> Reader<'_, 'env> {
         self.tool_invocation(&item, &|| format!("{}[{j}]", path()), &mut parts)?;
       }
     }
-    Ok(Message { role, name, parts })
+    self.unread(value, &m, Message { role, name, parts }, path)
+  }
+
+  /// A message none of the formats above reads, its text in fields of its own (LlamaIndex
+  /// `blocks`): with nothing read from it and a field the reader does not know, it is read
+  /// as its JSON text, so that what it says is not lost.
+  fn unread(
+    &mut self,
+    value: &Unknown<'env>,
+    m: &Object<'env>,
+    message: Message,
+    path: Path,
+  ) -> Checked<Message> {
+    if !message.parts.is_empty() || !self.has_unknown_field(m)? {
+      return Ok(message);
+    }
+    let text = self.json_text(value, path)?;
+    Ok(Message {
+      parts: vec![Part::Text(text)],
+      ..message
+    })
+  }
+
+  /// Whether an object holds a field that is no key the reader knows, with a value.
+  pub(super) fn has_unknown_field(&self, o: &Object<'env>) -> Checked<bool> {
+    let names = o.get_property_names()?;
+    for j in 0..names.get_array_length()? {
+      let name: Unknown = names.get_element(j)?;
+      if name.get_type()? != ValueType::String {
+        continue;
+      }
+      let name = unsafe { name.cast::<String>() }?;
+      if !Key::NAMES.contains(&name.as_str()) && !Call::is_nullish(&o.get_named_property::<Unknown>(&name)?) {
+        return Ok(true);
+      }
+    }
+    Ok(false)
   }
 
   /// A call from its `function` object; one without an id (the legacy `function_call`) is
