@@ -54,6 +54,12 @@ pub(super) fn heading_title(heading: &str) -> String {
     .and_then(|rest| rest.split_once("]("))
     .filter(|_| t.ends_with(')'))
     .map_or(t, |(text, _)| text);
+  // An INI section's header (`[Ed Wood]`).
+  let t = t
+    .strip_prefix('[')
+    .and_then(|rest| rest.strip_suffix(']'))
+    .filter(|name| !name.contains(['[', ']']))
+    .unwrap_or(t);
   title(t.trim_matches(['*', '_']).trim_end_matches(end))
 }
 
@@ -1526,6 +1532,8 @@ mod tests {
     // Initials and numbers are a title's own.
     assert_eq!(heading_title("## A. A. Milne"), "a. a. milne");
     assert_eq!(heading_title("## 1.5 million served"), "1.5 million served");
+    // An INI section's brackets are no part of its title.
+    assert_eq!(heading_title("[Ed Wood]"), "ed wood");
     // A numbered paragraph's title line (`1.2 Ed Wood` over its text) leads with its title.
     assert_eq!(without_mark("1.2 Ed Wood"), "Ed Wood");
     assert_eq!(

@@ -414,6 +414,17 @@ fn segment_with(
       i += 1;
       continue;
     }
+    // An INI section's header that names what its fields are about (`[Ed Wood]` over
+    // `source = wikipedia`) heads them, as a title line does.
+    if title_lines
+      && is_section_name(stripped)
+      && lines.get(i + 1).is_some_and(|&(s, e)| is_entry(&text[s..e]))
+    {
+      flush(out, &mut para, &mut next_block, heading);
+      open_heading(out, ls, le, &mut heading, &mut next_block);
+      i += 1;
+      continue;
+    }
     // A TOML table's header opens the record under it, a block of its own.
     if title_lines && is_table_header(stripped) {
       flush(out, &mut para, &mut next_block, heading);
@@ -1113,6 +1124,35 @@ fn is_table_header(line: &str) -> bool {
   })
 }
 
+/// An INI section's header that is a name, not a table's key (`[Ed Wood]`, not `[page]`,
+/// which `is_table_header` reads): words in single brackets alone on the line, no longer
+/// than `MAX_SECTION_NAME` bytes, not closed as a sentence is (`[The command completed.]`).
+fn is_section_name(line: &str) -> bool {
+  let t = line.trim();
+  let Some(name) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) else {
+    return false;
+  };
+  name.len() <= MAX_SECTION_NAME
+    && name.contains(' ')
+    && name.starts_with(char::is_alphanumeric)
+    && !name.contains(['[', ']'])
+    && !name.ends_with(['.', '!', '?', ':', ' '])
+}
+
+/// A section name longer than this is a bracketed remark, not a name.
+const MAX_SECTION_NAME: usize = 120;
+
+/// A line of an INI section (`source = wikipedia`, `key=value`) or any field line.
+fn is_entry(line: &str) -> bool {
+  let key = line.split_once('=').map(|(key, _)| key.trim());
+  key.is_some_and(|k| {
+    !k.is_empty()
+      && k
+        .bytes()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+  }) || field_key(line).is_some()
+}
+
 /// Whether `key` names a title (`Title`, `source`, `path`…: `TITLE_ATTRIBUTES`, or a
 /// compound of `title`).
 pub fn is_title_attribute(key: &str) -> bool {
@@ -1722,6 +1762,17 @@ mod tests {
     assert_eq!(field_title("title = name"), None);
     assert!(is_table_header("[[pages]]") && is_table_header("[tool.poetry]"));
     assert!(!is_table_header("[1]") && !is_table_header("[The command completed.]"));
+    // An INI section named by its header heads its entries; a bracketed remark over a
+    // line of settings does not.
+    let mut out = Vec::new();
+    let ini = "[Ed Wood]\nsource = wikipedia\ntext = Ed Wood was a director.\n\n[Tim Burton]\nsource=wikipedia\ntext = Tim Burton is one.\n\n[The command completed.]\nexit = 0";
+    segment(ini, 0, 0, Granularity::Sentence, &mut out, 0);
+    let headings: Vec<&str> = out
+      .iter()
+      .filter(|s| s.kind == Kind::Heading)
+      .map(|s| &ini[s.start..s.end])
+      .collect();
+    assert_eq!(headings, ["[Ed Wood]", "[Tim Burton]"]);
     // Records of fields one after another, no blank line between (`Source: …` over
     // `Content: …`, as a retriever joins its documents): the title field opens each.
     let joined = "Source: https://x.org/wiki/Ed_Wood\nContent: Ed Wood was a director.\nSource: https://x.org/wiki/Tim_Burton\nContent: Tim Burton is one.";
