@@ -759,11 +759,12 @@ fn name_by_headings_over(
     }
   }
   let titles = |h: usize| heading_titles(&text[segments[h].start..segments[h].end]);
-  // The titles of the units' own headings, and how many units each titles.
+  // The titles of the units' own headings in an outline (under a heading or over one), and
+  // how many units each titles.
   let own: Vec<Vec<String>> = span
     .iter()
     .map(|&(first, _)| match segments[first].kind {
-      Kind::Heading => titles(first),
+      Kind::Heading if parents[first].is_some() || under[first] > 0 => titles(first),
       _ => Vec::new(),
     })
     .collect();

@@ -1142,15 +1142,17 @@ fn is_section_name(line: &str) -> bool {
 /// A section name longer than this is a bracketed remark, not a name.
 const MAX_SECTION_NAME: usize = 120;
 
-/// A line of an INI section (`source = wikipedia`, `key=value`) or any field line.
+/// A line of an INI section: a key of one word, then `=` or `:` (`source = wikipedia`,
+/// `key=value`, `path: a.txt`), not a bracketed remark (`[Python interpreter: /usr/bin]`).
 fn is_entry(line: &str) -> bool {
-  let key = line.split_once('=').map(|(key, _)| key.trim());
+  let t = line.trim_start();
+  let key = t.find(['=', ':']).map(|at| t[..at].trim_end());
   key.is_some_and(|k| {
     !k.is_empty()
       && k
         .bytes()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
-  }) || field_key(line).is_some()
+  })
 }
 
 /// Whether `key` names a title (`Title`, `source`, `path`…: `TITLE_ATTRIBUTES`, or a
@@ -1765,7 +1767,7 @@ mod tests {
     // An INI section named by its header heads its entries; a bracketed remark over a
     // line of settings does not.
     let mut out = Vec::new();
-    let ini = "[Ed Wood]\nsource = wikipedia\ntext = Ed Wood was a director.\n\n[Tim Burton]\nsource=wikipedia\ntext = Tim Burton is one.\n\n[The command completed.]\nexit = 0";
+    let ini = "[Ed Wood]\nsource = wikipedia\ntext = Ed Wood was a director.\n\n[Tim Burton]\nsource=wikipedia\ntext = Tim Burton is one.\n\n[The command completed.]\nexit = 0\n\n[Current working directory: /workspace]\n[Python interpreter: /usr/bin/python]";
     segment(ini, 0, 0, Granularity::Sentence, &mut out, 0);
     let headings: Vec<&str> = out
       .iter()
