@@ -1139,8 +1139,9 @@ fn is_section_name(line: &str) -> bool {
     && !name.ends_with(['.', '!', '?', ':', ' '])
 }
 
-/// A section name longer than this is a bracketed remark, not a name.
-const MAX_SECTION_NAME: usize = 120;
+/// A section name longer than this is a bracketed remark, not a name: the bound a title
+/// set in bold has (`MAX_BOLD_LEAD`), as the two stand in for a heading alike.
+const MAX_SECTION_NAME: usize = MAX_BOLD_LEAD;
 
 /// A line of an INI section: a key of one word, then `=` or `:` (`source = wikipedia`,
 /// `key=value`, `path: a.txt`), not a bracketed remark (`[Python interpreter: /usr/bin]`).
