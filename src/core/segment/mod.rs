@@ -1752,14 +1752,8 @@ mod tests {
     );
     assert_eq!(out[1].heading, Some(0));
     // TOML's tables of records: the table's header opens each, its title field heads it.
-    let mut out = Vec::new();
     let toml = "[[pages]]\ntitle = \"Ed Wood\"\ntext = \"Ed Wood was a director.\"\n\n[[pages]]\ntitle = \"Tim Burton\"\ntext = \"Tim Burton is one.\"";
-    segment(toml, 0, 0, Granularity::Sentence, &mut out, 0);
-    let headings: Vec<&str> = out
-      .iter()
-      .filter(|s| s.kind == Kind::Heading)
-      .map(|s| &toml[s.start..s.end])
-      .collect();
+    let headings = heading_texts(&cut(toml, Granularity::Sentence));
     assert_eq!(headings, ["title = \"Ed Wood\"", "title = \"Tim Burton\""]);
     assert_eq!(field_title("title = \"Ed Wood\""), Some("Ed Wood"));
     assert_eq!(field_title("title = name"), None);
@@ -1767,14 +1761,8 @@ mod tests {
     assert!(!is_table_header("[1]") && !is_table_header("[The command completed.]"));
     // An INI section named by its header heads its entries; a bracketed remark over a
     // line of settings does not.
-    let mut out = Vec::new();
     let ini = "[Ed Wood]\nsource = wikipedia\ntext = Ed Wood was a director.\n\n[Tim Burton]\nsource=wikipedia\ntext = Tim Burton is one.\n\n[The command completed.]\nexit = 0\n\n[Current working directory: /workspace]\n[Python interpreter: /usr/bin/python]";
-    segment(ini, 0, 0, Granularity::Sentence, &mut out, 0);
-    let headings: Vec<&str> = out
-      .iter()
-      .filter(|s| s.kind == Kind::Heading)
-      .map(|s| &ini[s.start..s.end])
-      .collect();
+    let headings = heading_texts(&cut(ini, Granularity::Sentence));
     assert_eq!(headings, ["[Ed Wood]", "[Tim Burton]"]);
     // Records of fields one after another, no blank line between (`Source: …` over
     // `Content: …`, as a retriever joins its documents): the title field opens each.
