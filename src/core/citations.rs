@@ -26,7 +26,7 @@ pub fn definition(line: &str) -> Option<(&str, &str)> {
 }
 
 /// A line that may define a marker without the colon, as references are often listed:
-/// `[1] Title — https://…`, `1. Title (https://…)`, `2) Title`, `- [1] Title`, `^1^ Title`,
+/// `[1] Title — https://…`, `1. Title (https://…)`, `2) Title`, `(2) Title`, `- [1] Title`, `^1^ Title`,
 /// `¹ Title`, or a line that stands at an anchor (`<a id="ref-1"></a>1. Title`,
 /// `<li id="fn1">…`), which a link to it cites (`#ref-1`). It defines `[1]` only where the
 /// text cites `[1]` (see `Report::parse`): otherwise it is an item of a list.
@@ -56,9 +56,16 @@ pub fn listed_definition(line: &str) -> Option<(Cow<'_, str>, &str)> {
     Some(m) if !l[m.span.end..].starts_with(':') => (m.label, l[m.span.end..].strip_prefix([' ', '\t'])?),
     Some(_) => return None,
     None => {
-      let digits = l.bytes().take_while(u8::is_ascii_digit).count();
-      match l[digits..].strip_prefix(['.', ')']) {
-        Some(rest) if digits > 0 => (Cow::Borrowed(&l[..digits]), rest.strip_prefix([' ', '\t'])?),
+      // `3.`, `3)` or `(3)` before the title.
+      let open = usize::from(l.starts_with('('));
+      let digits = l[open..].bytes().take_while(u8::is_ascii_digit).count();
+      let number = &l[open..open + digits];
+      let closed = match open {
+        1 => l[open + digits..].strip_prefix(')'),
+        _ => l[digits..].strip_prefix(['.', ')']),
+      };
+      match closed {
+        Some(rest) if digits > 0 => (Cow::Borrowed(number), rest.strip_prefix([' ', '\t'])?),
         _ if anchor.is_some() => (Cow::Borrowed(""), l),
         _ => return None,
       }
@@ -697,6 +704,7 @@ mod tests {
         "Ed Wood: https://x.org/ed",
       ),
       ("3. Ed Wood", "3", "Ed Wood"),
+      ("(3) Ed Wood, https://x.org/ed", "3", "Ed Wood, https://x.org/ed"),
       ("^3^ Ed Wood, Wikipedia", "3", "Ed Wood, Wikipedia"),
       ("\u{b3} Ed Wood", "3", "Ed Wood"),
       ("<a id=\"ref-3\"></a>3. Ed Wood", "#ref-3", "Ed Wood"),
@@ -714,6 +722,8 @@ mod tests {
     }
     for line in [
       "- 3. Ed Wood",
+      "(3 Ed Wood",
+      "(3). Ed Wood",
       "- Ed Wood",
       "[see also] x",
       "<p>Ed Wood</p>",

@@ -227,6 +227,28 @@ pub(super) fn attribution(line: &str) -> Option<&str> {
   (named_so && named.len() <= MAX_NOTE && !named.contains(". ")).then_some(named)
 }
 
+/// A line that names by number the sources of the paragraph it closes (`Sources: 1, 2`,
+/// `Refs: 3; 5 and 7`, `Source: (4)`): a word or two and a colon, then numbers only. The
+/// numbers it holds, which cite only where the text's list of sources defines them.
+pub(super) fn source_line(line: &str) -> Option<Vec<&str>> {
+  let (lead, numbers) = line.trim().split_once(':')?;
+  let worded = !lead.is_empty()
+    && lead.split(' ').count() <= MAX_LEAD_WORDS
+    && lead.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '.');
+  let numbers: Vec<&str> = numbers
+    .split(|c: char| c == ',' || c == ';' || c == '&' || c.is_whitespace())
+    .filter(|n| !n.is_empty() && *n != "and")
+    .map(|n| n.trim_matches(['(', ')', '[', ']']))
+    .collect();
+  let numbered = numbers
+    .iter()
+    .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+  (worded && numbered && !numbers.is_empty()).then_some(numbers)
+}
+
+/// A source line's lead is this many words at most (`Sources`, `Further reading`).
+const MAX_LEAD_WORDS: usize = 2;
+
 /// An annotation names sources where it ends two sentences at least: once is a remark.
 const MIN_NOTE_USES: usize = 2;
 

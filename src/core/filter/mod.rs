@@ -538,6 +538,37 @@ Sources:\n1. https://x.org/wiki/Physic_garden\n2. https://x.org/wiki/Brassia\n3.
     assert!(cites(&r, "Paris"), "{:?}", r.citations);
   }
 
+  /// A line that names by number the sources of the paragraph it closes (`Sources: 1, 2`)
+  /// titles the paragraph by what the list of sources (`(1) Ed Wood, https://…`) names, and
+  /// comes back with it and with those definitions, and only with it.
+  #[test]
+  fn a_source_line_titles_and_comes_with_what_it_closes() {
+    let text = format!(
+      "{}
+
+He was born in Poughkeepsie in 1924. He made westerns and horror films.\nSources: 1, 2\n\nShe was born in Bourges in 1841. She painted mothers and children.\nSources: 3, 4\n\nSource list\n(1) Ed Wood, https://x.org/Ed_Wood\n(2) Plan 9, https://x.org/Plan_9\n(3) Berthe Morisot, https://x.org/Morisot\n(4) Cradle, https://x.org/Cradle\n",
+      "Filler sentence about nothing. ".repeat(40)
+    );
+    let r = run(&text, "Where was Ed Wood born?", Some(60));
+    assert!(r.content.contains("Poughkeepsie"), "{}", r.content);
+    assert!(!r.content.contains("Bourges"), "{}", r.content);
+    assert!(
+      r.content.contains("Sources: 1, 2") && r.content.contains("(1) Ed Wood") && !r.content.contains("(3)"),
+      "{}",
+      r.content
+    );
+    assert!(
+      r.citations
+        .iter()
+        .any(|c| c.marker == "Sources: 1, 2" && c.target.as_deref() == Some("Ed Wood, https://x.org/Ed_Wood")),
+      "{:?}",
+      r.citations
+    );
+    // Numbers the text lists nothing for are no sources: the line is text.
+    let r = run(&text.replace("(3) ", "- ").replace("(4) ", "- "), "Where was Ed Wood born?", Some(60));
+    assert!(!r.citations.iter().any(|c| c.marker == "Sources: 3, 4"), "{:?}", r.citations);
+  }
+
   /// A marker in lenticular brackets after a full stop (`….【4†source】`) ends the sentence
   /// before it: the sentences are cut apart, and each keeps its own marker.
   #[test]

@@ -7,7 +7,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::citations::{
   attach_lenticular, attribution, bare_urls, file_references, inline_links, join_split_markers, link_text,
-  names_apart, set_aside, source_notes, Note,
+  names_apart, set_aside, source_line, source_notes, Note,
 };
 use super::clean::render_clean;
 use super::{Citation, FilterOptions, MISSES, REFILL};
@@ -69,6 +69,8 @@ pub(super) struct Report {
   order: Vec<usize>,
   /// The source notes (`source_notes`): each note's bytes and what it names.
   notes: Vec<Note>,
+  /// Per definition: the definitions it names by number (a source line's, `Sources: 1, 2`).
+  numbered: Vec<Vec<usize>>,
 }
 
 impl Report {
@@ -78,6 +80,8 @@ impl Report {
     let mut listed = Vec::new();
     // Lines that attribute the paragraph before them (`— Wikipedia, *Ed Wood*`).
     let mut attributions: Vec<(Range<usize>, &str)> = Vec::new();
+    // Lines that name by number the sources of the paragraph before them (`Sources: 1, 2`).
+    let mut source_lines: Vec<(Range<usize>, Vec<&str>)> = Vec::new();
     // Lines that define a numbered label (`Source 3: Ed Wood <https://…>`), which a source
     // note may cite (`… (Source 3)`).
     let mut labelled = Vec::new();
@@ -104,15 +108,17 @@ impl Report {
           range,
           target: target.to_string(),
         });
-      } else if let Some(named) = attribution(line) {
+      } else {
         // It ends its paragraph (a quote's included).
         let last = lines.peek().is_none_or(|next| {
           next
             .trim_matches(|c: char| c == '>' || c.is_whitespace())
             .is_empty()
         });
-        if last {
+        if let Some(named) = attribution(line).filter(|_| last) {
           attributions.push((range, named));
+        } else if let Some(numbers) = source_line(line).filter(|_| last) {
+          source_lines.push((range, numbers));
         }
       }
       at += line.len();
@@ -125,6 +131,7 @@ impl Report {
         from = d.range.end;
       }
       cited.extend(citing_markers(&text[from..]).map(|m| m.label.to_lowercase()));
+      cited.extend(source_lines.iter().flat_map(|(_, numbers)| numbers.iter().map(|n| n.to_string())));
       let defined: FxHashSet<String> = definitions.iter().map(|d| d.label.clone()).collect();
       definitions.extend(
         listed
@@ -157,6 +164,15 @@ impl Report {
         .into_iter()
         .filter(|d| noted.contains(&d.label) && !taken.contains(&d.range.start)),
     );
+    // A source line is an attribution where the text's list of sources defines each of its
+    // numbers: what it closes cites it and them.
+    let defined: FxHashSet<&str> = definitions.iter().map(|d| d.label.as_str()).collect();
+    source_lines.retain(|(_, numbers)| numbers.iter().all(|n| defined.contains(n)));
+    definitions.extend(source_lines.iter().map(|(range, _)| Definition {
+      label: String::new(),
+      range: range.clone(),
+      target: String::new(),
+    }));
     definitions.sort_by_key(|d| d.range.start);
     // Definitions are blanked out and inline citations set aside (same length, so
     // offsets hold) before segmenting.
@@ -181,6 +197,16 @@ impl Report {
       .iter()
       .enumerate()
       .map(|(i, d)| (d.label.as_str(), i))
+      .collect();
+    // Per definition: the definitions it names by number (a source line's).
+    let numbered: Vec<Vec<usize>> = definitions
+      .iter()
+      .map(|d| {
+        let numbers = source_lines.iter().find(|(range, _)| *range == d.range);
+        numbers.map_or_else(Vec::new, |(_, numbers)| {
+          numbers.iter().filter_map(|n| by_label.get(n).copied()).collect()
+        })
+      })
       .collect();
     let mut cites: Vec<Vec<usize>> = segments
       .iter()
@@ -213,7 +239,7 @@ impl Report {
           .map_or(0, |k| k + 1);
         (first..=last)
           .filter(|&i| worded(&segments[i]))
-          .for_each(|i| cites[i].push(d));
+          .for_each(|i| cites[i].extend(std::iter::once(d).chain(numbered[d].iter().copied())));
       }
     }
     let introduces = (0..segments.len())
@@ -225,6 +251,7 @@ impl Report {
       .collect();
     let mut report = Report {
       notes,
+      numbered,
       segments,
       definitions,
       cites,
@@ -551,14 +578,21 @@ impl Report {
   pub fn cited(&self, text: &str, kept: &[bool]) -> Vec<Citation> {
     let mut out: Vec<Citation> = Vec::new();
     for (i, s) in self.segments.iter().enumerate().filter(|&(i, _)| kept[i]) {
-      // What a segment's markers cite, then the line that attributes it.
+      // What a segment's markers cite, then the line that attributes it: what it names, or
+      // what the definitions it numbers do.
       let attributed = self.cites[i]
         .iter()
-        .map(|&d| &self.definitions[d])
-        .filter(|d| d.label.is_empty())
-        .map(|d| Citation {
-          marker: text[d.range.clone()].to_string(),
-          target: Some(d.target.clone()),
+        .filter(|&&d| self.definitions[d].label.is_empty())
+        .flat_map(|&d| {
+          let line = &self.definitions[d];
+          let targets = match self.numbered[d].as_slice() {
+            [] => vec![line.target.clone()],
+            numbered => numbered.iter().map(|&n| self.definitions[n].target.clone()).collect(),
+          };
+          targets.into_iter().map(|target| Citation {
+            marker: text[line.range.clone()].to_string(),
+            target: Some(target),
+          })
         });
       for c in self.citations(text, s.start..s.end).into_iter().chain(attributed) {
         if !out.contains(&c) {
