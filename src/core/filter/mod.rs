@@ -565,8 +565,16 @@ He was born in Poughkeepsie in 1924. He made westerns and horror films.\nSources
       r.citations
     );
     // Numbers the text lists nothing for are no sources: the line is text.
-    let r = run(&text.replace("(3) ", "- ").replace("(4) ", "- "), "Where was Ed Wood born?", Some(60));
-    assert!(!r.citations.iter().any(|c| c.marker == "Sources: 3, 4"), "{:?}", r.citations);
+    let r = run(
+      &text.replace("(3) ", "- ").replace("(4) ", "- "),
+      "Where was Ed Wood born?",
+      Some(60),
+    );
+    assert!(
+      !r.citations.iter().any(|c| c.marker == "Sources: 3, 4"),
+      "{:?}",
+      r.citations
+    );
   }
 
   /// A marker in lenticular brackets after a full stop (`….【4†source】`) ends the sentence

@@ -131,7 +131,11 @@ impl Report {
         from = d.range.end;
       }
       cited.extend(citing_markers(&text[from..]).map(|m| m.label.to_lowercase()));
-      cited.extend(source_lines.iter().flat_map(|(_, numbers)| numbers.iter().map(|n| n.to_string())));
+      cited.extend(
+        source_lines
+          .iter()
+          .flat_map(|(_, numbers)| numbers.iter().map(|n| n.to_string())),
+      );
       let defined: FxHashSet<String> = definitions.iter().map(|d| d.label.clone()).collect();
       definitions.extend(
         listed
@@ -587,7 +591,10 @@ impl Report {
           let line = &self.definitions[d];
           let targets = match self.numbered[d].as_slice() {
             [] => vec![line.target.clone()],
-            numbered => numbered.iter().map(|&n| self.definitions[n].target.clone()).collect(),
+            numbered => numbered
+              .iter()
+              .map(|&n| self.definitions[n].target.clone())
+              .collect(),
           };
           targets.into_iter().map(|target| Citation {
             marker: text[line.range.clone()].to_string(),
