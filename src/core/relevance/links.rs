@@ -924,7 +924,8 @@ pub(super) fn lead_titles(lead: &str) -> (Vec<String>, usize) {
   } else {
     without_tags_around(t)
   };
-  let t = nicknames_joined(t.trim_start_matches(['«', '‹']));
+  let t = link_read_as_text(t.trim_start_matches(['«', '‹']));
+  let t = nicknames_joined(&t);
   let t = t.as_ref();
   let (mut names, primary) = lead_names_of(t, labelled);
   for name in &mut names {
@@ -936,6 +937,26 @@ pub(super) fn lead_titles(lead: &str) -> (Vec<String>, usize) {
     }
   }
   (names, primary)
+}
+
+/// A lead that opens with a link (`[Ed Wood - Wikipedia](https://…)` over a search result's
+/// snippet, `[Ed Wood](https://…) was a filmmaker`), read as the link's text where it
+/// stands: its words name what the lead does, its address is no part of them.
+fn link_read_as_text(lead: &str) -> std::borrow::Cow<'_, str> {
+  let read = || {
+    let rest = lead.strip_prefix('[')?;
+    let mid = rest.find("](")?;
+    let words = &rest[..mid];
+    let after = &rest[mid + 2..];
+    let close = after.find(')')?;
+    let address = &after[..close];
+    let linked = !words.trim().is_empty()
+      && !words.contains(['[', ']', '\n'])
+      && !address.is_empty()
+      && !address.contains(char::is_whitespace);
+    linked.then(|| format!("{words}{}", &after[close + 1..]))
+  };
+  read().map_or(lead.into(), Into::into)
 }
 
 /// A lead without the inline tags around it (`<b>…</b>`, `<span class="claim">…</span>`):

@@ -1216,6 +1216,13 @@ mod tests {
     the_director_is_followed("## Ed Wood (film) - Wikipedia\n\nEd Wood is a film directed by Tim Burton.\n\n## Tim Burton - Wikipedia\n\nHe grew up in Burbank.\n\n## Bela Lugosi - Wikipedia\n\nBela Lugosi starred in films by Ed Wood, who directed him until he died.");
   }
 
+  /// A search result that opens with a link to its page (`[Tim Burton - Wikipedia](https://…)`
+  /// over the snippet, as DuckDuckGo's tool prints them) is named by the link's words.
+  #[test]
+  fn a_link_over_a_snippet_names_it() {
+    the_director_is_followed("## Search Results\n\n[Ed Wood (film) - Wikipedia](https://en.wikipedia.org/wiki/Ed_Wood_(film))\nEd Wood is a film directed by Tim Burton.\n\n[Tim Burton - Wikipedia](https://en.wikipedia.org/wiki/Tim_Burton)\nHe grew up in Burbank.\n\n[Bela Lugosi - Wikipedia](https://en.wikipedia.org/wiki/Bela_Lugosi)\nBela Lugosi starred in films by Ed Wood, who directed him until he died.");
+  }
+
   /// A request that quotes the task must not be where links start from: the section it
   /// names through the document it leads to still counts.
   #[test]
