@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use super::index::fold_ascii;
 use crate::core::citations::{tag_len, without_closing_tag};
 use crate::core::segment::{
-  document_stem, field_title, file_header, is_inline_tag, is_title_attribute, is_title_element,
+  document_stem, field_line, field_title, file_header, is_inline_tag, is_title_attribute, is_title_element,
   is_title_line, is_titled_tag, json_title, later_field_title, latex_heading_title, match_prefix,
   quoted_heading, tag_title, without_org_tags, without_tags,
 };
@@ -99,6 +99,44 @@ pub(super) fn record_title(value: &str) -> String {
   } else {
     title(value)
   }
+}
+
+/// The names of a record written as fields, one a line (a ReAct step's `Thought: …` over
+/// `Action: wikipedia`, `Action Input: Ed Wood`, `Observation: …`): the values that are
+/// title lines, a call's argument for a value written as one (`Search[Ed Wood]`). Of
+/// different things, as a call's values are. `None` for a paragraph that opens with no
+/// field or holds one only, or that has a title field (`Title: Ed Wood`), which names it.
+pub(super) fn record_names(paragraph: &str) -> Option<Vec<String>> {
+  let mut lines = paragraph.lines();
+  let first = field_line(lines.next()?)?;
+  let fields: Vec<(&str, &str)> = std::iter::once(first)
+    .chain(lines.filter_map(field_line))
+    .collect();
+  if fields.len() < 2 || fields.iter().any(|&(key, _)| is_title_attribute(key)) {
+    return None;
+  }
+  let names = fields
+    .iter()
+    .map(|&(_, value)| called_with(value).unwrap_or(value))
+    .filter(|v| is_title_line(v))
+    .map(title)
+    .filter(|n| !n.is_empty())
+    .collect();
+  Some(names)
+}
+
+/// The argument of a call written as a value (`Search[Ed Wood]`, `lookup("Ed Wood")`): a
+/// word, then the argument in brackets or parentheses closing the value, quotes stripped.
+fn called_with(value: &str) -> Option<&str> {
+  let open = value.find(['[', '('])?;
+  let close = match value.as_bytes()[open] {
+    b'[' => ']',
+    _ => ')',
+  };
+  let name = &value[..open];
+  let argument = value[open + 1..].strip_suffix(close)?;
+  let word = !name.is_empty() && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_');
+  word.then(|| argument.trim().trim_matches(['"', '\'']))
 }
 
 /// A name as a title, case-folded: without a trailing "(…)" or ", …" qualifier, which text

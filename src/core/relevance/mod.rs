@@ -38,7 +38,7 @@ use bm25::PHRASE;
 use groups::{group_scores, is_section_start, units, QueryTerms};
 use links::{
   call_titles, heading_titles, is_lone_label, lead_titles, name_spans, named_titles, names_nothing,
-  record_title, source_title, titles_named_by_task, without_parentheses,
+  record_names, record_title, source_title, titles_named_by_task, without_parentheses,
 };
 use pair::lift_pair;
 use weights::*;
@@ -902,10 +902,13 @@ impl Leads {
         .take_while(|s| s.block == block)
         .last()
         .map_or(segments[i].end, |s| s.end);
-      lead_names(
-        &text[segments[i].start..segments[i].end],
-        &text[segments[i].start..end],
-      )
+      // A record written as fields (a ReAct step) is named by their values, of which one
+      // names it, as a call's do.
+      let paragraph = &text[segments[i].start..end];
+      match record_names(paragraph) {
+        Some(values) => (values, Naming::OneOf),
+        None => lead_names(&text[segments[i].start..segments[i].end], paragraph),
+      }
     })
   }
 
@@ -1214,6 +1217,15 @@ mod tests {
   #[test]
   fn a_site_shared_by_the_titles_is_no_part_of_their_names() {
     the_director_is_followed("## Ed Wood (film) - Wikipedia\n\nEd Wood is a film directed by Tim Burton.\n\n## Tim Burton - Wikipedia\n\nHe grew up in Burbank.\n\n## Bela Lugosi - Wikipedia\n\nBela Lugosi starred in films by Ed Wood, who directed him until he died.");
+  }
+
+  /// A ReAct trajectory's steps (`Thought:` … `Action Input: Tim Burton` … `Observation:
+  /// …`, no blank line between) are records, each named by the value its call was made
+  /// with.
+  #[test]
+  fn a_step_is_named_by_its_action_input() {
+    the_director_is_followed("Thought: I should look up the film.\nAction: wikipedia\nAction Input: Ed Wood (film)\nObservation: Ed Wood is a film directed by Tim Burton.\nThought: I should look up the director.\nAction: wikipedia\nAction Input: Tim Burton\nObservation: He grew up in Burbank.\nThought: I should look up the star.\nAction: wikipedia\nAction Input: Bela Lugosi\nObservation: Bela Lugosi starred in films by Ed Wood, who directed him until he died.");
+    the_director_is_followed("Thought 1: I should look up the film.\nAction 1: Search[Ed Wood (film)]\nObservation 1: Ed Wood is a film directed by Tim Burton.\nThought 2: I should look up the director.\nAction 2: Search[Tim Burton]\nObservation 2: He grew up in Burbank.\nThought 3: I should look up the star.\nAction 3: Search[Bela Lugosi]\nObservation 3: Bela Lugosi starred in films by Ed Wood, who directed him until he died.");
   }
 
   /// A search result that opens with a link to its page (`[Tim Burton - Wikipedia](https://…)`

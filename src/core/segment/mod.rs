@@ -10,12 +10,14 @@
 //! own text, byte for byte.
 
 mod captions;
+mod cycles;
 mod json;
 mod outline;
 mod wrap;
 
 use rustc_hash::FxHashMap;
 
+pub use cycles::field_line;
 pub use json::{json_title, late_title, opens_record_piece};
 pub use outline::parent_headings;
 
@@ -192,6 +194,8 @@ fn segment_with(
       .nth(MIN_TITLED - 1)
       .is_some();
   let rows = titled_tab_rows(text, &lines);
+  // Lines that open a record of a cycle of fields (`Thought:` … `Observation:`, again).
+  let cycle = cycles::openers(text, &lines);
   // Per line, whether it is prose a sentence long (`is_sentence_line`), read when first asked.
   let mut sentence_lines: Vec<Option<bool>> = vec![None; lines.len()];
   let mut i = 0;
@@ -536,7 +540,7 @@ fn segment_with(
     let run_starts = apart(i, i + 1) && ends_sentence(i + 1);
     // A row of a tab-separated table whose header names a title column is a record too.
     let row = rows.get(i) == Some(&true);
-    if i > 0 && (apart(i - 1, i) || run_starts || row) {
+    if i > 0 && (apart(i - 1, i) || run_starts || row || cycle.get(i) == Some(&true)) {
       flush(out, &mut para, &mut next_block, heading);
     }
     para_fields = (para.is_none() || para_fields) && fields_only(line);
@@ -1858,6 +1862,30 @@ mod tests {
     assert_eq!(latex_heading_title("\\textbf{Ed Wood}"), None);
     let latex = cut("\\section{Ed Wood}\nHe made films.", Granularity::Sentence);
     assert_eq!(latex[0], ("\\section{Ed Wood}", Kind::Heading, 0, None));
+  }
+
+  /// A cycle of fields, line after line (a ReAct agent's steps), is records: each return of
+  /// its opening field starts a block. A field that returns with no other between is a
+  /// list's, no record's.
+  #[test]
+  fn a_cycle_of_fields_is_records() {
+    let react = "Question: Where did Ed Wood grow up?\nThought: I should look up Ed Wood.\nAction: wikipedia\nAction Input: Ed Wood\nObservation: Ed Wood was a director.\nThought 2: I should look up Poughkeepsie.\nAction 2: Search[Poughkeepsie]\nObservation 2: Poughkeepsie is a city.\nThought: I now know the final answer.";
+    let got = cut(react, Granularity::Sentence);
+    let opening: Vec<&str> = (0..got.len())
+      .filter(|&k| k == 0 || got[k - 1].2 != got[k].2)
+      .map(|k| got[k].0)
+      .collect();
+    assert_eq!(
+      opening,
+      [
+        "Question: Where did Ed Wood grow up?",
+        "Thought: I should look up Ed Wood.",
+        "Thought 2: I should look up Poughkeepsie.",
+        "Thought: I now know the final answer."
+      ]
+    );
+    let notes = "Note: keep the cache.\nNote: drop the logs.\nTip: run it twice.\nTip: not three times.";
+    assert!(cut(notes, Granularity::Sentence).iter().all(|p| p.2 == 0));
   }
 
   /// A block quote's bare `>` line is its blank line: quoted paragraphs are blocks apart.

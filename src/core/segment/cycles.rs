@@ -1,0 +1,64 @@
+//! Records a text writes as a cycle of fields, line after line with no blank line between:
+//! a ReAct agent's `Thought:` / `Action:` / `Action Input:` / `Observation:` steps
+//! (`Thought 2:` in the paper's numbering), an interview's `Q:` / `A:`. Each return of the
+//! cycle's opening field opens a record.
+
+use rustc_hash::FxHashMap;
+
+/// A field's key is this many bytes at most (`Action Input`, `Observation 12`): more
+/// before a colon is a sentence's.
+const MAX_KEY: usize = 32;
+
+/// A cycle's fields each come at least this often: twice is a pattern, once is a line.
+const MIN_RETURNS: usize = 2;
+
+/// Per line, whether it opens a record of the text's cycle of fields; empty where the text
+/// has none: fewer than two fields that recur, or a field that returns with no other
+/// between (`Note:` lines are a list, not records).
+pub(super) fn openers(text: &str, lines: &[(usize, usize)]) -> Vec<bool> {
+  let keys: Vec<Option<&str>> = lines
+    .iter()
+    .map(|&(s, e)| field_line(&text[s..e]).map(|(key, _)| key))
+    .collect();
+  let mut count: FxHashMap<&str, usize> = FxHashMap::default();
+  for k in keys.iter().flatten() {
+    *count.entry(k).or_default() += 1;
+  }
+  let recurs = |k: &str| count[k] >= MIN_RETURNS;
+  if count.values().filter(|&&n| n >= MIN_RETURNS).count() < 2 {
+    return Vec::new();
+  }
+  // The field that opens the cycle: the one that comes most often (a ReAct trajectory's
+  // last `Thought:` comes with no `Action:`), the earliest of equals.
+  let most = count.values().copied().max().unwrap_or(0);
+  let Some(first) = keys.iter().flatten().copied().find(|k| count[k] == most) else {
+    return Vec::new();
+  };
+  let mut other = true;
+  for k in keys.iter().flatten().copied().filter(|k| recurs(k)) {
+    if k == first {
+      if !other {
+        return Vec::new();
+      }
+      other = false;
+    } else {
+      other = true;
+    }
+  }
+  keys.iter().map(|k| *k == Some(first)).collect()
+}
+
+/// A field line's key without its number (`Thought` of `Thought 2: …`), and its value:
+/// words that open with a capital, before a colon that a space or the line's end follows.
+pub fn field_line(line: &str) -> Option<(&str, &str)> {
+  let window = &line.as_bytes()[..line.len().min(MAX_KEY + 1)];
+  let colon = memchr::memchr(b':', window)?;
+  let key = &line[..colon];
+  let after = line.as_bytes().get(colon + 1);
+  let worded = key.starts_with(|c: char| c.is_ascii_uppercase())
+    && key
+      .bytes()
+      .all(|c| c.is_ascii_alphanumeric() || matches!(c, b' ' | b'_' | b'-'));
+  let key = key.trim_end_matches(|c: char| c.is_ascii_digit() || c == ' ');
+  (worded && after.is_none_or(u8::is_ascii_whitespace)).then(|| (key, line[colon + 1..].trim()))
+}
