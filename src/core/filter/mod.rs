@@ -577,6 +577,26 @@ He was born in Poughkeepsie in 1924. He made westerns and horror films.\nSources
     );
   }
 
+  /// An author-date note (`(Smith, 2020)`) cites the reference that opens with its author
+  /// and holds its date (`Smith, J. (2020). Ed Wood: a life.`): the reference's title
+  /// titles what cites it, and the reference comes back with it, and only with it.
+  #[test]
+  fn an_author_date_note_cites_its_reference() {
+    let text = format!(
+      "{}.\n\nHe was born in Poughkeepsie in 1924 (Smith, 2020). He made westerns (Smith, 2020).\n\nShe was born in Bourges in 1841 (Jones, 2019). She painted children (Jones, 2019).\n\nReferences\n\nSmith, J. (2020). Ed Wood: a life. Film Press.\nJones, K. (2019). Berthe Morisot. Art Press.\n",
+      "Filler words about nothing".repeat(20)
+    );
+    let r = run(&text, "Where was Ed Wood born?", Some(60));
+    assert!(r.content.contains("Poughkeepsie"), "{}", r.content);
+    assert!(
+      r.content.contains("Smith, J. (2020). Ed Wood")
+        && !r.content.contains("Bourges")
+        && !r.content.contains("Jones, K."),
+      "{}",
+      r.content
+    );
+  }
+
   /// A marker in lenticular brackets after a full stop (`….【4†source】`) ends the sentence
   /// before it: the sentences are cut apart, and each keeps its own marker.
   #[test]

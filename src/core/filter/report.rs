@@ -162,12 +162,24 @@ impl Report {
       .iter()
       .map(|(_, named)| text[named.clone()].trim().to_lowercase())
       .collect();
-    let taken: FxHashSet<usize> = definitions.iter().map(|d| d.range.start).collect();
+    let mut taken: FxHashSet<usize> = definitions.iter().map(|d| d.range.start).collect();
     definitions.extend(
       labelled
         .into_iter()
         .filter(|d| noted.contains(&d.label) && !taken.contains(&d.range.start)),
     );
+    // An author-date note's reference is a definition: the line after the text that opens
+    // with its author and holds its date (`(Smith, 2020)` names `Smith, J. (2020). Title.`).
+    taken.extend(definitions.iter().map(|d| d.range.start));
+    for (label, range, title) in author_date_references(text, &notes) {
+      if taken.insert(range.start) {
+        definitions.push(Definition {
+          label,
+          target: text[title].to_string(),
+          range,
+        });
+      }
+    }
     // A source line is an attribution where the text's list of sources defines each of its
     // numbers: what it closes cites it and them.
     let defined: FxHashSet<&str> = definitions.iter().map(|d| d.label.as_str()).collect();
@@ -663,6 +675,61 @@ fn notes_within(notes: &[Note], range: Range<usize>) -> impl Iterator<Item = &No
   notes[first..]
     .iter()
     .take_while(move |(note, _)| note.end <= range.end)
+}
+
+/// The reference line of each author-date note (`(Smith, 2020)`, `(Wikipedia contributors,
+/// n.d.a)`), with the label the note cites it by (what it names) and what the line gives
+/// after the date (its title): the one line without the note that opens with the note's
+/// first word and holds its date as a reference list writes it, `(2020)` or ` 2020.`. A
+/// note whose lines are none or several cites none.
+fn author_date_references(text: &str, notes: &[Note]) -> Vec<(String, Range<usize>, Range<usize>)> {
+  let mut lines = Vec::new();
+  let mut at = 0;
+  for line in text.split_inclusive('\n') {
+    let start = at + (line.len() - line.trim_start().len());
+    let end = at + line.trim_end().len();
+    if start < end {
+      lines.push(start..end);
+    }
+    at += line.len();
+  }
+  let mut seen: FxHashSet<&str> = FxHashSet::default();
+  let mut out = Vec::new();
+  for (note, named) in notes {
+    let whole = &text[note.clone()];
+    if !seen.insert(whole) {
+      continue;
+    }
+    let inner = whole.trim_matches(|c: char| matches!(c, '(' | ')' | '*' | '_') || c.is_whitespace());
+    let Some((author, date)) = inner.rsplit_once(", ") else {
+      continue;
+    };
+    let first = author.split_whitespace().next().unwrap_or_default();
+    let dated = date.starts_with("n.d") || date.bytes().any(|b| b.is_ascii_digit());
+    if first.is_empty() || !dated {
+      continue;
+    }
+    let (bracketed, closing) = (format!("({date})"), format!(" {date}."));
+    let opens = |l: &str| {
+      l.get(..first.len())
+        .is_some_and(|w| w.eq_ignore_ascii_case(first))
+        && !l[first.len()..].starts_with(char::is_alphanumeric)
+    };
+    let mut found = lines.iter().filter_map(|r| {
+      let l = &text[r.clone()];
+      let date = l.find(&bracketed).map(|at| at + bracketed.len());
+      let date = date.or_else(|| l.find(&closing).map(|at| at + closing.len()));
+      date
+        .filter(|_| opens(l) && !l.contains(whole))
+        .map(|end| (r.clone(), r.start + end..r.end))
+    });
+    if let (Some((line, title)), None) = (found.next(), found.next()) {
+      out.push((text[named.clone()].trim().to_lowercase(), line, title));
+    }
+  }
+  out.sort_by_key(|(_, r, _)| r.start);
+  out.dedup_by_key(|(_, r, _)| r.start);
+  out
 }
 
 /// A line that defines a numbered label: a word or two and a number before a colon, then
