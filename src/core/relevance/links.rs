@@ -655,9 +655,11 @@ fn opening_element_title(t: &str) -> Option<&str> {
   while let Some(after) = rest.strip_prefix('<') {
     let close = after.find('>')?;
     let name = &after[..close];
-    // A tag that names what it wraps (`<document title="Ed Wood" source="…">…`).
+    // A tag that names what it wraps (`<document title="Ed Wood" source="…">…`, `<finding
+    // source="Ed Wood">…`); not by a `name=` field's name, which says what the element
+    // holds (`<str name="id">7</str>`), not what it is about.
     let tag = &rest[..close + 2];
-    if let Some(named) = tag_title(tag).filter(|_| tag.contains(" title=\"")) {
+    if let Some(named) = tag_title(tag).filter(|_| !tag.contains(" name=\"")) {
       return Some(named);
     }
     rest = &after[close + 1..];
@@ -1659,6 +1661,7 @@ mod tests {
     for record in [
       "<article><h3>Ed Wood</h3><p>He was an American filmmaker.</p></article>",
       "<document title=\"Ed Wood\" source=\"wikipedia\">He was an American filmmaker.</document>",
+      "<finding id=\"3\" source=\"Ed Wood\" href=\"https://x.org/ed\">He was an American filmmaker.</finding>",
       "title: Ed Wood context: He was an American filmmaker.",
       "\"Ed Wood\",\"He was an American filmmaker.\"",
       "Ed Wood\tHe was an American filmmaker.",
@@ -1670,6 +1673,8 @@ mod tests {
     ] {
       assert_eq!(lead_title(record).as_deref(), Some("ed wood"), "{record}");
     }
+    // A `name=` field's name says what it holds, not what the record is about.
+    assert_eq!(lead_title("<str name=\"id\">7</str>"), None);
     // A printed table's index cell, padded (pandas' `to_string`), is no part of its row.
     assert_eq!(without_mark("12     Ed Wood   He was…"), "Ed Wood   He was…");
     assert_eq!(without_mark("12 Ed Wood"), "12 Ed Wood");
