@@ -168,8 +168,9 @@ impl Report {
         .into_iter()
         .filter(|d| noted.contains(&d.label) && !taken.contains(&d.range.start)),
     );
-    // An author-date note's reference is a definition: the line after the text that opens
-    // with its author and holds its date (`(Smith, 2020)` names `Smith, J. (2020). Title.`).
+    // An author-date note's reference is a definition: the line, outside what cites it, that
+    // opens with its author and holds its date (`(Smith, 2020)` names `Smith, J. (2020).
+    // Title.`).
     taken.extend(definitions.iter().map(|d| d.range.start));
     for (label, range, title) in author_date_references(text, &notes) {
       if taken.insert(range.start) {
@@ -683,13 +684,21 @@ fn notes_within(notes: &[Note], range: Range<usize>) -> impl Iterator<Item = &No
 /// first word and holds its date as a reference list writes it, `(2020)` or ` 2020.`. A
 /// note whose lines are none or several cites none.
 fn author_date_references(text: &str, notes: &[Note]) -> Vec<(String, Range<usize>, Range<usize>)> {
-  let mut lines = Vec::new();
+  if notes.is_empty() {
+    return Vec::new();
+  }
+  // The lines by their first word, case-folded: a note's candidates are read only.
+  let mut lines: FxHashMap<String, Vec<Range<usize>>> = FxHashMap::default();
   let mut at = 0;
   for line in text.split_inclusive('\n') {
     let start = at + (line.len() - line.trim_start().len());
     let end = at + line.trim_end().len();
-    if start < end {
-      lines.push(start..end);
+    let word = text[start..end.max(start)]
+      .split(|c: char| !c.is_alphanumeric())
+      .next()
+      .unwrap_or_default();
+    if !word.is_empty() {
+      lines.entry(word.to_lowercase()).or_default().push(start..end);
     }
     at += line.len();
   }
@@ -704,23 +713,21 @@ fn author_date_references(text: &str, notes: &[Note]) -> Vec<(String, Range<usiz
     let Some((author, date)) = inner.rsplit_once(", ") else {
       continue;
     };
-    let first = author.split_whitespace().next().unwrap_or_default();
+    let first = author
+      .split(|c: char| !c.is_alphanumeric())
+      .next()
+      .unwrap_or_default();
     let dated = date.starts_with("n.d") || date.bytes().any(|b| b.is_ascii_digit());
-    if first.is_empty() || !dated {
+    let Some(candidates) = lines.get(&first.to_lowercase()).filter(|_| dated) else {
       continue;
-    }
-    let (bracketed, closing) = (format!("({date})"), format!(" {date}."));
-    let opens = |l: &str| {
-      l.get(..first.len())
-        .is_some_and(|w| w.eq_ignore_ascii_case(first))
-        && !l[first.len()..].starts_with(char::is_alphanumeric)
     };
-    let mut found = lines.iter().filter_map(|r| {
+    let (bracketed, closing) = (format!("({date})"), format!(" {date}."));
+    let mut found = candidates.iter().filter_map(|r| {
       let l = &text[r.clone()];
       let date = l.find(&bracketed).map(|at| at + bracketed.len());
       let date = date.or_else(|| l.find(&closing).map(|at| at + closing.len()));
       date
-        .filter(|_| opens(l) && !l.contains(whole))
+        .filter(|_| !l.contains(whole))
         .map(|end| (r.clone(), r.start + end..r.end))
     });
     if let (Some((line, title)), None) = (found.next(), found.next()) {
