@@ -465,6 +465,7 @@ pub fn scores_with(
     }
   }
   relevance = linked;
+  // Nor does a pointer take a link's or a pair's place.
   for (r, _) in relevance.iter_mut().zip(&pointer).filter(|(_, &p)| p) {
     *r = 0.0;
   }
@@ -555,8 +556,7 @@ pub fn scores_with(
 
 /// Per unit, whether it points to another: it is titles over web addresses only (a
 /// search's hits listed before their pages are fetched) and a unit with text, under
-/// another heading, bears one of its names. Its text is there; it scores
-/// nothing of its own.
+/// another heading, bears one of its names. Its text is there; it scores nothing of its own.
 fn pointers(
   text: &str,
   segments: &[Segment],
@@ -1300,8 +1300,8 @@ mod tests {
     the_director_is_followed("Thought 1: I should look up the film.\nAction 1: Search[Ed Wood (film)]\nObservation 1: Ed Wood is a film directed by Tim Burton.\nThought 2: I should look up the director.\nAction 2: Search[Tim Burton]\nObservation 2: He grew up in Burbank.\nThought 3: I should look up the star.\nAction 3: Search[Bela Lugosi]\nObservation 3: Bela Lugosi starred in films by Ed Wood, who directed him until he died.");
   }
 
-  /// A search's hits listed by title and address before their pages are read (a table of
-  /// contents) point to the pages: they score nothing of their own, the pages do.
+  /// A search's hits listed by title and address before their pages are read point to the
+  /// pages: they score nothing of their own, the pages do.
   #[test]
   fn a_list_of_titles_points_to_the_pages_it_lists() {
     let list = "Ed Wood (film)\nhttps://x.org/Ed_Wood_(film)\n\nTim Burton\nhttps://x.org/Tim_Burton\n\nBela Lugosi\nhttps://x.org/Bela_Lugosi";
