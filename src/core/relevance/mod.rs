@@ -570,25 +570,36 @@ fn pointers(
     .map(|(k, &(first, end))| {
       let in_unit = |i: &usize| section_of[*i] == k;
       // A call's unit is what was done, however short its result.
-      if (first..end)
-        .filter(in_unit)
-        .any(|i| segments[i].kind == Kind::Call)
+      if title[k].is_empty()
+        || (first..end)
+          .filter(in_unit)
+          .any(|i| segments[i].kind == Kind::Call)
       {
         return false;
       }
-      let own: Vec<&str> = (first..end)
+      let mut own = (first..end)
         .filter(in_unit)
         .filter(|&i| segments[i].kind != Kind::Role)
-        .map(|i| text[segments[i].start..segments[i].end].trim())
-        .collect();
+        .map(|i| text[segments[i].start..segments[i].end].trim());
       // Titles over the pages' web addresses, not paths (a listing of files names what a
-      // task works on, as the files' contents do), nor a template's bold labels.
-      !title[k].is_empty()
-        && own.first().is_some_and(|t| is_title_block(t))
-        && own.iter().all(|t| is_title_block(t) || is_address(t))
-        && own.iter().any(|t| t.contains("://"))
+      // task works on, as the files' contents do), nor a template's bold labels. The
+      // first is asked first: most units open with no title block.
+      let Some(opening) = own.next().filter(|t| is_title_block(t)) else {
+        return false;
+      };
+      let mut web = opening.contains("://");
+      for t in own {
+        if !is_title_block(t) && !is_address(t) {
+          return false;
+        }
+        web |= t.contains("://");
+      }
+      web
     })
     .collect();
+  if !bare.contains(&true) {
+    return bare;
+  }
   // The heading each unit is under (its own, for a heading's unit): a unit that a heading
   // names with the units under it points to none of them.
   let head = |k: usize| {
