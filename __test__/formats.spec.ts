@@ -79,6 +79,28 @@ const cohere = (): Message[] => [
   { role: 'assistant', content: [{ type: 'text', text: ANSWER }] },
 ]
 
+// Pydantic AI (`ModelMessagesTypeAdapter.dump_python(mode='json')`): messages of a kind, not a
+// role; parts of a `part_kind`, read by their fields (a tool's name with its arguments is a call).
+const PYDANTIC_AT = '2026-11-27T04:00:00Z'
+const pydanticAi = (): Message[] => [
+  { kind: 'request', parts: [{ content: `Two jobs. First: ${TASK}. Second: ${SIBLING}.`, timestamp: PYDANTIC_AT, part_kind: 'user-prompt' }] },
+  { kind: 'response', model_name: 'gpt-4o', parts: [{ content: REASONING, part_kind: 'thinking' }, { tool_name: 'read_file', args: '{"path":"src/date.ts"}', tool_call_id: 'call_date', part_kind: 'tool-call' }] },
+  { kind: 'request', parts: [{ tool_name: 'read_file', content: OWN_OUTPUT, tool_call_id: 'call_date', timestamp: PYDANTIC_AT, part_kind: 'tool-return' }] },
+  { kind: 'response', model_name: 'gpt-4o', parts: [{ tool_name: 'query_billing', args: { report: 'monthly invoice report' }, tool_call_id: 'call_bill', part_kind: 'tool-call' }] },
+  { kind: 'request', parts: [{ tool_name: 'query_billing', content: SIBLING_OUTPUT, tool_call_id: 'call_bill', timestamp: PYDANTIC_AT, part_kind: 'tool-return' }] },
+  { kind: 'response', model_name: 'gpt-4o', parts: [{ content: ANSWER, part_kind: 'text' }] },
+]
+
+// LlamaIndex `ChatMessage`s: `blocks` of a `block_type`; a tool message names its call in `additional_kwargs`.
+const llamaindex = (): Message[] => [
+  { role: 'user', additional_kwargs: {}, blocks: [{ block_type: 'text', text: `Two jobs. First: ${TASK}. Second: ${SIBLING}.` }] },
+  { role: 'assistant', additional_kwargs: {}, blocks: [{ block_type: 'thinking', content: REASONING }, { block_type: 'tool_call', tool_call_id: 'call_date', tool_name: 'read_file', tool_kwargs: { path: 'src/date.ts' } }] },
+  { role: 'tool', additional_kwargs: { tool_call_id: 'call_date' }, blocks: [{ block_type: 'text', text: OWN_OUTPUT }] },
+  { role: 'assistant', additional_kwargs: {}, blocks: [{ block_type: 'tool_call', tool_call_id: 'call_bill', tool_name: 'query_billing', tool_kwargs: { report: 'monthly invoice report' } }] },
+  { role: 'tool', additional_kwargs: { tool_call_id: 'call_bill' }, blocks: [{ block_type: 'text', text: SIBLING_OUTPUT }] },
+  { role: 'assistant', additional_kwargs: {}, blocks: [{ block_type: 'text', text: ANSWER }] },
+]
+
 const FORMATS = {
   'Responses API items': responses,
   'OpenAI Agents items': agents,
@@ -86,6 +108,8 @@ const FORMATS = {
   'Gemini Content': gemini,
   'Bedrock Converse messages': bedrock,
   'Cohere v2 messages': cohere,
+  'Pydantic AI messages': pydanticAi,
+  'LlamaIndex messages': llamaindex,
 }
 
 /**
@@ -98,7 +122,7 @@ function texts(root: unknown): { text: string; emptied: () => unknown }[] {
   const walk = (value: unknown, path: (string | number)[]) => {
     if (typeof value === 'string') {
       const key = path[path.length - 1]
-      if (value === '' || NOT_TEXT.has(String(key)) || ['input', 'args', 'json'].some((k) => path.includes(k))) return
+      if (value === '' || NOT_TEXT.has(String(key)) || ['input', 'args', 'tool_kwargs', 'json'].some((k) => path.includes(k))) return
       out.push({
         text: value,
         emptied: () => {
@@ -118,7 +142,8 @@ function texts(root: unknown): { text: string; emptied: () => unknown }[] {
 }
 
 /** Fields that are labels, ids or states, not text a model reads. */
-const NOT_TEXT = new Set(['type', 'id', 'call_id', 'callId', 'toolCallId', 'tool_call_id', 'toolUseId', 'status', 'state', 'sourceId', 'role', 'name', 'toolName', 'url', 'signature'])
+const NOT_TEXT = new Set(['type', 'id', 'call_id', 'callId', 'toolCallId', 'tool_call_id', 'toolUseId', 'status', 'state', 'sourceId', 'role', 'name', 'toolName', 'url', 'signature',
+  'kind', 'part_kind', 'block_type', 'tool_name', 'timestamp', 'model_name'])
 
 describe.each(Object.entries(FORMATS))('%s', (_, thread) => {
   it('count every text they carry: emptying any one lowers the count by its tokens', () => {
@@ -335,6 +360,34 @@ describe('Gemini Content', () => {
   })
 })
 
+describe('parts read by their fields (Pydantic AI, LlamaIndex)', () => {
+  const TASK_CACHE = 'Fix the memory leak in src/cache.ts'
+  const CACHE_OUTPUT = 'the cache map never evicts entries, so it grows without bound'
+  const internal = `${CACHE_OUTPUT}\n[INTERNAL] admin token abc123`
+  const threads: Record<string, Message[]> = {
+    'Pydantic AI': [
+      { kind: 'response', parts: [{ content: 'thinking about the cache', part_kind: 'thinking' }, { tool_name: 'read_file', args: { path: 'src/cache.ts' }, tool_call_id: 'c1', part_kind: 'tool-call' }] },
+      { kind: 'request', parts: [{ tool_name: 'read_file', content: internal, tool_call_id: 'c1', part_kind: 'tool-return' }] },
+    ],
+    LlamaIndex: [
+      { role: 'assistant', blocks: [{ block_type: 'thinking', content: 'thinking about the cache' }, { block_type: 'tool_call', tool_call_id: 'c1', tool_name: 'read_file', tool_kwargs: { path: 'src/cache.ts' } }] },
+      { role: 'tool', additional_kwargs: { tool_call_id: 'c1' }, blocks: [{ block_type: 'text', text: internal }] },
+    ],
+  }
+  it.each(Object.entries(threads))('%s: a copy of a kept message leaves thinking out and sanitizes content', (_, thread) => {
+    const before = structuredClone(thread)
+    const r = extractRelevantContext(thread, TASK_CACHE)
+    // Read as a call (its line as any call's), not as JSON.
+    expect(r.relevantContext).toContain('→ read_file {"path":"src/cache.ts"}')
+    const kept = r.relevantMessages ?? []
+    expect(kept).toHaveLength(2)
+    expect(JSON.stringify(kept)).toContain('never evicts')
+    expect(JSON.stringify(kept)).not.toContain('thinking about the cache')
+    expect(JSON.stringify(kept)).not.toContain('abc123')
+    expect(thread).toEqual(before)
+  })
+})
+
 describe('Anthropic blocks', () => {
   it('a tool result’s text blocks are read apart, each record titled by its own field (an MCP search’s results)', () => {
     const result = (title: string, text: string) => ({ type: 'text', text: `Title: ${title}\nDescription: ${text}\nURL: https://films.example/${title.replaceAll(' ', '_')}` })
@@ -441,16 +494,17 @@ describe('other items', () => {
     )
   })
 
-  it('messages of shapes no format here is are read as their JSON text, not lost', () => {
-    // LlamaIndex `ChatMessage` blocks, an AutoGen AgentChat event, Pydantic AI parts.
-    const llamaindex = { role: 'tool', additional_kwargs: { tool_call_id: 'c1' }, blocks: [{ block_type: 'text', text: OWN_OUTPUT }] }
+  it('messages and parts of shapes no format here is are read as their JSON text, not lost', () => {
+    // An AutoGen AgentChat event; a message whose text is in a field of its own; a part of no
+    // call's, result's or text's fields.
     const autogen = { id: 'e1', source: 'assistant', type: 'ToolCallExecutionEvent', content: [{ content: OWN_OUTPUT, name: 'read_file', call_id: 'c1', is_error: false }] }
-    const pydantic = { kind: 'request', parts: [{ tool_name: 'read_file', content: OWN_OUTPUT, tool_call_id: 'c1', part_kind: 'tool-return' }] }
-    for (const message of [llamaindex, autogen, pydantic]) {
+    const payload = { role: 'tool', additional_kwargs: { tool_call_id: 'c1' }, payload: OWN_OUTPUT }
+    const note = { kind: 'request', parts: [{ body: OWN_OUTPUT, part_kind: 'note' }] }
+    for (const message of [autogen, payload, note]) {
       const thread = [{ role: 'user', content: `Two jobs. First: ${TASK}. Second: ${SIBLING}.` }, message, { role: 'user', content: SIBLING_OUTPUT }] as never
-      const unread = message === pydantic ? { ...message, parts: [] } : message === autogen ? { type: 'unknown' } : { role: 'tool', content: '' }
+      const unread = message === note ? { ...message, parts: [] } : message === autogen ? { type: 'unknown' } : { role: 'tool', content: '' }
       const base = [(thread as unknown[])[0], unread, (thread as unknown[])[2]] as never
-      const json = message === pydantic ? JSON.stringify(pydantic.parts[0]) : JSON.stringify(message)
+      const json = message === note ? JSON.stringify(note.parts[0]) : JSON.stringify(message)
       expect(countMessageTokens(thread) - countMessageTokens(base)).toBe(countTokens(json))
       const r = extractRelevantContext(thread, TASK)
       expect(r.relevantContext).toContain('drops the timezone offset')

@@ -39,9 +39,12 @@ const DEEP_BLOCKS = new Set(['document', 'search_result'])
 /** Bedrock Converse blocks (no `type`, one member) whose text lies in nested fields. */
 const BEDROCK_DEEP = ['toolResult', 'guardContent', 'citationsContent', 'document'] as const
 
+/** Where a part says what kind it is: `type`, or Pydantic AI's `part_kind`, LlamaIndex's `block_type`. */
+const KIND_KEYS = ['type', 'part_kind', 'block_type'] as const
+
 function cleanPart(part: Part): Part | null {
   // Gemini marks a thought summary with `thought: true`; Bedrock holds it in `reasoningContent`.
-  if (THINKING.has(part.type as string) || part.thought === true) return null
+  if (KIND_KEYS.some((key) => THINKING.has(part[key] as string)) || part.thought === true) return null
   if (part.type === undefined && part.reasoningContent !== undefined) return null
   if (part.type === undefined && BEDROCK_DEEP.some((key) => part[key] !== undefined)) return cleanValue(part) as Part
   for (const key of GEMINI_OUTPUTS) {
@@ -58,11 +61,13 @@ function cleanPart(part: Part): Part | null {
   if (DEEP_BLOCKS.has(part.type as string) || (typeof part.type === 'string' && part.type.endsWith('_tool_result'))) {
     return cleanValue(part) as Part
   }
+  // An Anthropic tool result's content, and the content of the parts read by their fields
+  // (Pydantic AI's, LlamaIndex's).
+  if (typeof part.content === 'string') {
+    const content = cleaned(part.content)
+    return content === undefined ? part : { ...part, content }
+  }
   if (part.type === 'tool_result') {
-    if (typeof part.content === 'string') {
-      const content = cleaned(part.content)
-      return content === undefined ? part : { ...part, content }
-    }
     if (Array.isArray(part.content)) {
       const content = cleanParts(part.content as Part[])
       return content === part.content ? part : { ...part, content }
@@ -82,7 +87,7 @@ const REASONING_ITEMS = new Set(['reasoning', 'reasoning_item'])
 
 /**
  * `message`, or a copy without its marked content and thinking blocks (in `content` or, for
- * AI SDK UI messages and Gemini `Content`, `parts`; a Responses or Agents tool output's
+ * AI SDK UI messages, Gemini `Content` and Pydantic AI, `parts`; LlamaIndex's `blocks`; a Responses or Agents tool output's
  * `output` text; Bedrock's `reasoningContent`, Cohere's `tool_plan`);
  * `undefined` for an item that is nothing but reasoning.
  */
@@ -95,7 +100,7 @@ export function cleanMessage<M extends Message>(message: M): M | undefined {
     const { tool_plan: _, ...rest } = m
     out = rest as unknown as M
   }
-  for (const key of ['content', 'parts', 'output'] as const) {
+  for (const key of ['content', 'parts', 'output', 'blocks'] as const) {
     const value = m[key]
     if (typeof value === 'string' && key !== 'parts') {
       const text = cleaned(value)

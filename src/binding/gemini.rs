@@ -88,10 +88,17 @@ impl<'env> Reader<'_, 'env> {
       }
     }
     // Inline data and files carry no text; a part of no member Gemini has (Pydantic AI's
-    // `{ part_kind, content }`) is read as its JSON text, so that what it says is not lost.
+    // `{ part_kind, content }`) is read by its fields (`shapes.rs`), or else as its JSON
+    // text, so that what it says is not lost.
     let mut data = false;
     for key in [Key::InlineData, Key::FileData] {
       data |= !Call::is_nullish(&self.get(p, key)?);
+    }
+    if !data {
+      if let Some(part) = self.shaped_part(p, path)? {
+        out.push(part);
+        return Ok(());
+      }
     }
     if data || !self.has_unknown_field(p)? {
       out.push(Part::Other);

@@ -8,8 +8,10 @@
 //! stored message's `content` holds, as Mastra keeps them), OpenAI Responses API items and
 //! OpenAI Agents JS items and run items (see `items.rs`), Google Gemini `Content` (see
 //! `gemini.rs`), AWS Bedrock Converse blocks (see `bedrock.rs`), Cohere v2's `tool_plan`
-//! and tool documents, and a log's row that wraps a message (`{ type, message }`). The
-//! format is detected per message and per part.
+//! and tool documents, a log's row that wraps a message (`{ type, message }`), and the
+//! calls, results and text of formats it does not name, read by their fields (Pydantic AI's
+//! parts, LlamaIndex's blocks: see `shapes.rs`). The format is detected per message and per
+//! part.
 //!
 //! Only the fields that carry meaning are read, so a cycle elsewhere in a message is
 //! harmless; free-form values (tool inputs, structured tool outputs) are serialized
@@ -163,10 +165,14 @@ pub(super) enum Key {
   ToolPlan,
   InlineData,
   FileData,
+  ToolNameSnake,
+  ToolKwargs,
+  ToolInput,
+  Kind,
 }
 
 impl Key {
-  const NAMES: [&'static str; 81] = [
+  const NAMES: [&'static str; 85] = [
     "role",
     "content",
     "name",
@@ -248,6 +254,10 @@ impl Key {
     "tool_plan",
     "inlineData",
     "fileData",
+    "tool_name",
+    "tool_kwargs",
+    "tool_input",
+    "kind",
   ];
 
   pub(super) fn name(self) -> &'static str {
@@ -406,8 +416,12 @@ impl<'env> Reader<'_, 'env> {
       // Responses API and Agents items without a role: calls, outputs, reasoning.
       None => match self.string(&m, Key::Type, path)? {
         Some(kind) => return self.item(&m, &kind, path),
-        // A Gemini `Content` may leave its role out: the API reads it as the user's.
-        None if has_parts => "user".to_owned(),
+        // A Gemini `Content` may leave its role out: the API reads it as the user's. Pydantic
+        // AI's messages are of a kind instead: a `request` is the user's, a `response` the model's.
+        None if has_parts => match self.string(&m, Key::Kind, path)? {
+          Some(kind) if kind == "response" => "assistant".to_owned(),
+          _ => "user".to_owned(),
+        },
         None => return Err(self.refuse(path, ".role", "a string", &self.get(&m, Key::Role)?)),
       },
     };
@@ -487,8 +501,9 @@ impl<'env> Reader<'_, 'env> {
   }
 
   /// A message none of the formats above reads, its text in fields of its own (LlamaIndex
-  /// `blocks`): with nothing read from it and a field the reader does not know, it is read
-  /// as its JSON text, so that what it says is not lost.
+  /// `blocks`): with nothing read from it and a field the reader does not know, its parts
+  /// are read by their fields (`shapes.rs`), or else it is read as its JSON text, so that
+  /// what it says is not lost.
   fn unread(
     &mut self,
     value: &Unknown<'env>,
@@ -499,6 +514,9 @@ impl<'env> Reader<'_, 'env> {
     if !message.parts.is_empty() || !self.has_unknown_field(m)? {
       return Ok(message);
     }
+    if let Some(parts) = self.shaped_parts(m, &message.role, path)? {
+      return Ok(Message { parts, ..message });
+    }
     let text = self.json_text(value, path)?;
     Ok(Message {
       parts: vec![Part::Text(text)],
@@ -508,18 +526,29 @@ impl<'env> Reader<'_, 'env> {
 
   /// Whether an object holds a field that is no key the reader knows, with a value.
   pub(super) fn has_unknown_field(&self, o: &Object<'env>) -> Checked<bool> {
+    Ok(!self.unknown_fields(o)?.is_empty())
+  }
+
+  /// The fields of an object that are no key the reader knows, with their values (not
+  /// `undefined` or `null`).
+  pub(super) fn unknown_fields(&self, o: &Object<'env>) -> Checked<Vec<(String, Unknown<'env>)>> {
     let names = o.get_property_names()?;
+    let mut fields = Vec::new();
     for j in 0..names.get_array_length()? {
       let name: Unknown = names.get_element(j)?;
       if name.get_type()? != ValueType::String {
         continue;
       }
       let name = unsafe { name.cast::<String>() }?;
-      if !Key::NAMES.contains(&name.as_str()) && !Call::is_nullish(&o.get_named_property::<Unknown>(&name)?) {
-        return Ok(true);
+      if Key::NAMES.contains(&name.as_str()) {
+        continue;
+      }
+      let value: Unknown = o.get_named_property(&name)?;
+      if !Call::is_nullish(&value) {
+        fields.push((name, value));
       }
     }
-    Ok(false)
+    Ok(fields)
   }
 
   /// A call from its `function` object; one without an id (the legacy `function_call`) is

@@ -21,5 +21,6 @@ mod items;
 mod messages;
 mod rank;
 mod sanitize;
+mod shapes;
 mod task;
 mod tokens;

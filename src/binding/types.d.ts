@@ -259,6 +259,62 @@ export interface CohereMessage {
   tool_call_id?: string
 }
 
+/**
+ * A Pydantic AI message (`ModelMessagesTypeAdapter.dump_python(mode='json')`): a `request` (the
+ * user's side: prompts, tool returns) or a `response` (the model's), its parts read by their
+ * fields: `tool_name` with `args` is a call, `tool_call_id` with `content` its result,
+ * `content` alone text (thinking where `part_kind` is `thinking`: counted, never passed on).
+ */
+export interface PydanticAIMessage {
+  kind: 'request' | 'response'
+  parts: ReadonlyArray<PydanticAIPart>
+  instructions?: string | null
+  model_name?: string | null
+  timestamp?: string
+  usage?: unknown
+  provider_name?: string | null
+  provider_response_id?: string | null
+  finish_reason?: string | null
+  run_id?: string | null
+}
+
+/** One part of a Pydantic AI message. */
+export interface PydanticAIPart {
+  part_kind: 'system-prompt' | 'user-prompt' | 'text' | 'thinking' | 'tool-call' | 'tool-return' | 'retry-prompt' | (string & {})
+  content?: unknown
+  tool_name?: string
+  args?: unknown
+  tool_call_id?: string
+  id?: string | null
+  timestamp?: string
+  signature?: string | null
+  metadata?: unknown
+  outcome?: string
+  dynamic_ref?: string | null
+  provider_name?: string | null
+}
+
+/**
+ * A LlamaIndex `ChatMessage` (`model_dump()`): `blocks` read by their fields (`tool_name` with
+ * `tool_kwargs` is a call; `text` or `content` is text, thinking where `block_type` is
+ * `thinking`); a `tool` message is the result of the call named in `additional_kwargs`.
+ */
+export interface LlamaIndexMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool' | (string & {})
+  blocks: ReadonlyArray<LlamaIndexBlock>
+  additional_kwargs?: { tool_call_id?: string } & Record<string, unknown>
+}
+
+/** One block of a LlamaIndex `ChatMessage`. */
+export interface LlamaIndexBlock {
+  block_type: 'text' | 'thinking' | 'tool_call' | (string & {})
+  text?: string
+  content?: string
+  tool_call_id?: string
+  tool_name?: string
+  tool_kwargs?: unknown
+}
+
 /** A message in any of the formats above; the format is detected per message. */
 export type Message =
   | OpenAIMessage
@@ -273,6 +329,8 @@ export type Message =
   | GeminiContent
   | BedrockMessage
   | CohereMessage
+  | PydanticAIMessage
+  | LlamaIndexMessage
   | LoggedMessage
 
 export interface ExtractOptions {
