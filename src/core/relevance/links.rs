@@ -5,9 +5,9 @@ use std::borrow::Cow;
 use super::index::fold_ascii;
 use crate::core::citations::{tag_len, without_closing_tag};
 use crate::core::segment::{
-  document_stem, field_line, field_title, file_header, is_inline_tag, is_title_attribute, is_title_element,
-  is_title_line, is_titled_tag, json_title, later_field_title, latex_heading_title, match_prefix,
-  quoted_heading, tag_title, without_org_tags, without_tags,
+  after_stamp, document_stem, field_line, field_title, file_header, is_inline_tag, is_title_attribute,
+  is_title_element, is_title_line, is_titled_tag, json_title, later_field_title, latex_heading_title,
+  match_prefix, quoted_heading, tag_title, without_org_tags, without_tags,
 };
 use crate::core::sentences::stands_before_name;
 use crate::core::terms::{is_stop_word, push_folded};
@@ -434,6 +434,8 @@ fn without_mark(lead: &str) -> &str {
   }
   match t[digits..].strip_prefix(['.', ')']) {
     Some(rest) if digits > 0 && rest.starts_with(' ') => rest.trim_start(),
+    // `**Ed Wood**` opens with bold, which `written_title` reads, not with a bullet.
+    _ if t.starts_with("**") => t,
     _ => t
       .strip_prefix(['-', '*', '+', '|', '>'])
       .map_or(t, |rest| rest.trim_start()),
@@ -518,9 +520,15 @@ fn numbered_label(t: &str) -> Option<&str> {
 /// Whether a unit's first line names nothing, so that the unit leads with the line after
 /// it: a numbered label and nothing more (`Document: 3` over `title: Ed Wood`), markup
 /// alone that is no titled tag (`<results>` over the first document), a placeholder in
-/// braces (a chat export's `{Embed}`) or an address alone (the link over its preview).
+/// braces (a chat export's `{Embed}`), an address alone (the link over its preview) or a
+/// message's header: its stamp and who wrote it (`[3/1/2024 10:02 AM] bob` over the message).
 pub(super) fn names_nothing(line: &str) -> bool {
   let t = line.trim();
+  if after_stamp(t)
+    .is_some_and(|who| who.split_whitespace().count() <= MAX_AUTHOR_WORDS && !who.contains(':'))
+  {
+    return true;
+  }
   if t.starts_with('<') {
     return !is_titled_tag(t) && without_tags(t).is_empty();
   }
@@ -535,6 +543,10 @@ pub(super) fn names_nothing(line: &str) -> bool {
   }
   t.starts_with(|c: char| c.is_ascii_uppercase() || c == '[') && (is_bare_label(t) || is_id_label(t))
 }
+
+/// A message header's author is a name or a handle: this many words at most (`Ada
+/// Lovelace (she/her)`).
+const MAX_AUTHOR_WORDS: usize = 3;
 
 /// Whether a line is a word alone before its colon (`Observation:`, `Output:`): under a
 /// line that names nothing it labels what follows, and names nothing either. Not alone:

@@ -48,8 +48,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::core::cancel::{Cancel, SEGMENTS_PER_CHECK};
 use crate::core::citations::Sources;
 use crate::core::segment::{
-  closing_field_title, is_address, is_title_block, late_title, opens_record_piece, parent_headings, Kind,
-  Segment,
+  after_stamp, closing_field_title, field_line, is_address, is_title_block, late_title, opens_record_piece,
+  parent_headings, Kind, Segment,
 };
 use crate::core::terms::Terms;
 
@@ -989,8 +989,26 @@ impl Leads {
       // names it, as a call's do.
       let paragraph = &text[segments[i].start..end];
       match record_names(paragraph) {
-        Some(values) => (values, Naming::OneOf),
-        None => lead_names(&text[segments[i].start..segments[i].end], paragraph),
+        Some(values) if !values.is_empty() => (values, Naming::OneOf),
+        // None of its values a title (a step whose input is a sentence): named as a paragraph
+        // is, by the lead of its first value that has names and is no question (a question
+        // names what it asks about, which is what its answer is named by).
+        Some(_) => paragraph
+          .lines()
+          .filter_map(field_line)
+          .filter(|(_, value)| !value.ends_with('?'))
+          .map(|(_, value)| lead_names(value, paragraph))
+          .find(|(names, _)| !names.is_empty())
+          .unwrap_or((Vec::new(), Naming::AllOf(0))),
+        // A message's line leads with what it says, after its stamp and speaker (`[10:04]
+        // bob: Ed Wood was…`).
+        None => {
+          let lead = &text[segments[i].start..segments[i].end];
+          let said = after_stamp(lead)
+            .and_then(|_| field_line(lead))
+            .map_or(lead, |(_, said)| said);
+          lead_names(said, paragraph)
+        }
       }
     })
   }
@@ -1300,6 +1318,23 @@ mod tests {
   #[test]
   fn a_site_shared_by_the_titles_is_no_part_of_their_names() {
     the_director_is_followed("## Ed Wood (film) - Wikipedia\n\nEd Wood is a film directed by Tim Burton.\n\n## Tim Burton - Wikipedia\n\nHe grew up in Burbank.\n\n## Bela Lugosi - Wikipedia\n\nBela Lugosi starred in films by Ed Wood, who directed him until he died.");
+  }
+
+  /// A chat export's messages: the header over each (its stamp and author) names nothing,
+  /// so the title under it names the message; a conversation's line leads with what it says,
+  /// after its stamp and speaker.
+  #[test]
+  fn a_message_is_named_under_its_stamp() {
+    the_director_is_followed("[3/1/2024 10:01 AM] bob\n**Ed Wood (film)**\nEd Wood is a film directed by Tim Burton.\n\n[3/1/2024 10:02 AM] bob\n**Tim Burton**\nHe grew up in Burbank.\n\n[3/1/2024 10:03 AM] bob\n**Bela Lugosi**\nBela Lugosi starred in films by Ed Wood, who directed him until he died.");
+    assert!(names_nothing("[3/1/2024 10:02 AM] bob") && names_nothing("[10:02] Ada Lovelace"));
+    assert!(!names_nothing("[3] Ed Wood") && !names_nothing("[10:02] bob: Ed Wood is a film."));
+    let chat = "[10:01] bob: Ed Wood is a film directed by Tim Burton.\n[10:02] carol: Tim Burton is an American filmmaker. He grew up in Burbank.";
+    let mut segs = Vec::new();
+    segment(chat, 0, 0, Granularity::Sentence, &mut segs, 0);
+    let leads = Leads::new(&segs);
+    let named = |i: usize| leads.of(chat, &segs, i).0;
+    assert!(named(0).contains(&"ed wood".to_owned()), "{:?}", named(0));
+    assert!(named(1).contains(&"tim burton".to_owned()), "{:?}", named(1));
   }
 
   /// A ReAct trajectory's steps (`Thought:` … `Action Input: Tim Burton` … `Observation:

@@ -5,6 +5,8 @@
 
 use rustc_hash::FxHashMap;
 
+use super::stamps;
+
 /// A field's key is this many bytes at most (`Action Input`, `Observation 12`): more
 /// before a colon is a sentence's.
 const MAX_KEY: usize = 32;
@@ -14,12 +16,16 @@ const MIN_RETURNS: usize = 2;
 
 /// Per line, whether it opens a record of the text's cycle of fields; empty where the text
 /// has none: fewer than two fields that recur, or a field that returns with no other
-/// between (`Note:` lines are a list, not records).
+/// between (`Note:` lines are a list, not records). A conversation is no cycle: each of its
+/// stamped lines is a message (`conversation`).
 pub(super) fn openers(text: &str, lines: &[(usize, usize)]) -> Vec<bool> {
   let keys: Vec<Option<&str>> = lines
     .iter()
     .map(|&(s, e)| field_line(&text[s..e]).map(|(key, _)| key))
     .collect();
+  if let Some(messages) = conversation(text, lines, &keys) {
+    return messages;
+  }
   let mut count: FxHashMap<&str, usize> = FxHashMap::default();
   for k in keys.iter().flatten() {
     *count.entry(k).or_default() += 1;
@@ -48,17 +54,48 @@ pub(super) fn openers(text: &str, lines: &[(usize, usize)]) -> Vec<bool> {
   keys.iter().map(|k| *k == Some(first)).collect()
 }
 
+/// Per line, whether it opens a message of a conversation: a line stamped with its time and
+/// its speaker (`[10:03] alice: …`), where every line with a speaker is stamped and at least
+/// two speakers speak more than once. People write two messages in a row, so whoever speaks
+/// after whom, each such line is a message. `None` for a text that is no conversation.
+fn conversation(text: &str, lines: &[(usize, usize)], keys: &[Option<&str>]) -> Option<Vec<bool>> {
+  let mut count: FxHashMap<&str, usize> = FxHashMap::default();
+  for (k, &(s, e)) in keys.iter().zip(lines) {
+    if let Some(k) = k {
+      stamps::after_stamp(&text[s..e])?;
+      *count.entry(k).or_default() += 1;
+    }
+  }
+  (count.values().filter(|&&n| n >= MIN_RETURNS).count() >= 2)
+    .then(|| keys.iter().map(Option::is_some).collect())
+}
+
 /// A field line's key without its number (`Thought` of `Thought 2: …`), and its value:
 /// words that open with a capital, before a colon that a space or the line's end follows.
+/// After a stamp (`[10:03] alice: …`, `[10:03] <alice> …`: see `stamps`), the speaker is the
+/// key, whatever its case.
 pub fn field_line(line: &str) -> Option<(&str, &str)> {
+  let stamped = stamps::after_stamp(line);
+  if let Some(nick) = stamped.and_then(|rest| rest.strip_prefix('<')) {
+    let close = memchr::memchr(b'>', &nick.as_bytes()[..nick.len().min(MAX_KEY + 1)])?;
+    return Some((&nick[..close], nick[close + 1..].trim()));
+  }
+  let line = stamped.unwrap_or(line);
   let window = &line.as_bytes()[..line.len().min(MAX_KEY + 1)];
   let colon = memchr::memchr(b':', window)?;
   let key = &line[..colon];
   let after = line.as_bytes().get(colon + 1);
-  let worded = key.starts_with(|c: char| c.is_ascii_uppercase())
-    && key
-      .bytes()
-      .all(|c| c.is_ascii_alphanumeric() || matches!(c, b' ' | b'_' | b'-'));
+  let worded = if stamped.is_some() {
+    key.starts_with(char::is_alphanumeric)
+      && key
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '_' | '-' | '.'))
+  } else {
+    key.starts_with(|c: char| c.is_ascii_uppercase())
+      && key
+        .bytes()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, b' ' | b'_' | b'-'))
+  };
   let key = key.trim_end_matches(|c: char| c.is_ascii_digit() || c == ' ');
   (worded && after.is_none_or(u8::is_ascii_whitespace)).then(|| (key, line[colon + 1..].trim()))
 }

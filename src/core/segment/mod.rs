@@ -13,6 +13,7 @@ mod captions;
 mod cycles;
 mod json;
 mod outline;
+mod stamps;
 mod wrap;
 
 use rustc_hash::FxHashMap;
@@ -20,6 +21,7 @@ use rustc_hash::FxHashMap;
 pub use cycles::field_line;
 pub use json::{json_title, late_title, opens_record_piece};
 pub use outline::parent_headings;
+pub use stamps::after_stamp;
 
 use crate::core::sentences::for_each_sentence;
 
@@ -1886,6 +1888,33 @@ mod tests {
     );
     let notes = "Note: keep the cache.\nNote: drop the logs.\nTip: run it twice.\nTip: not three times.";
     assert!(cut(notes, Granularity::Sentence).iter().all(|p| p.2 == 0));
+  }
+
+  /// A conversation's stamped lines are messages, each a block, whoever speaks after whom;
+  /// unstamped lines under one are part of it.
+  #[test]
+  fn a_conversation_s_lines_are_messages() {
+    let chat = "[10:00] alice: who directed Ed Wood?\n[10:01] alice: the 1994 film\n[10:02] bob: Tim Burton did.\nHe grew up in Burbank.\n[10:03] alice: thanks\n[10:04] <bob> anytime";
+    let got = cut(chat, Granularity::Sentence);
+    let blocks: Vec<(&str, usize)> = got.iter().map(|p| (p.0, p.2)).collect();
+    assert_eq!(
+      blocks,
+      [
+        ("[10:00] alice: who directed Ed Wood?", 0),
+        ("[10:01] alice: the 1994 film", 1),
+        ("[10:02] bob: Tim Burton did.", 2),
+        ("He grew up in Burbank.", 2),
+        ("[10:03] alice: thanks", 3),
+        ("[10:04] <bob> anytime", 4)
+      ]
+    );
+    // Speakers unstamped are no conversation's: lines of a paragraph.
+    assert!(cut(
+      "alice: hi\nbob: hello\nalice: bye\nbob: see you",
+      Granularity::Sentence
+    )
+    .iter()
+    .all(|p| p.2 == 0));
   }
 
   /// A block quote's bare `>` line is its blank line: quoted paragraphs are blocks apart.
