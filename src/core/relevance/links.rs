@@ -339,6 +339,9 @@ fn name_of(value: &str) -> String {
   let url = value.contains("://");
   let path = value.split(['?', '#']).next().unwrap_or(value);
   let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or(path);
+  if let Some(asked) = url.then(|| query_name(value, last)).flatten() {
+    return asked;
+  }
   let last: Cow<str> = if url {
     percent_decoded(last).into()
   } else {
@@ -350,6 +353,22 @@ fn name_of(value: &str) -> String {
     None if value.contains('/') => last.into_owned(),
     None => value.to_owned(),
   }
+}
+
+/// The name an address asks for in its query, where its path names a program or a search
+/// and no page (`…/w/api.php?action=query&titles=Ed%20Wood`, `…/search?q=Ed+Wood`): its first
+/// parameter's value that reads as a name, a capital then lower case. Not a page's address
+/// with options (`…/wiki/Ed_Wood?action=edit`), whose page names it.
+fn query_name(address: &str, last: &str) -> Option<String> {
+  if last.starts_with(char::is_uppercase) {
+    return None;
+  }
+  let query = address.split_once('?')?.1.split('#').next()?;
+  query
+    .split('&')
+    .filter_map(|p| p.split_once('='))
+    .map(|(_, v)| percent_decoded(&v.replace('+', " ")))
+    .find(|v| v.starts_with(char::is_uppercase) && v.contains(char::is_lowercase))
 }
 
 /// `%XX` escapes decoded where they make UTF-8; others left as they are.
@@ -1554,6 +1573,26 @@ mod tests {
     assert_eq!(
       names(r#"→ fetch {"url":"https://x.org/p/Ed_Wood.html?x=1"}"#),
       ["ed wood"]
+    );
+    // An address whose path names a program or a search is named by what its query asks
+    // for; a page's address with options by its page.
+    assert_eq!(
+      names(
+        r#"→ http_get {"url":"https://en.wikipedia.org/w/api.php?action=query&format=json&titles=Ed%20Wood%20(film)"}"#
+      ),
+      ["ed wood"]
+    );
+    assert_eq!(
+      names(r#"→ get {"url":"https://www.google.com/search?q=Tim+Burton&hl=en"}"#),
+      ["tim burton"]
+    );
+    assert_eq!(
+      names(r#"→ get {"url":"https://en.wikipedia.org/wiki/Ed_Wood?action=Edit"}"#),
+      ["ed wood"]
+    );
+    assert_eq!(
+      names(r#"→ get {"url":"https://api.github.com/repos/a/b/issues?state=open"}"#),
+      ["issues"]
     );
     // A page's slug is named by its words too; an identifier only as it is.
     assert_eq!(
