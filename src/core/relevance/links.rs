@@ -86,6 +86,22 @@ pub(super) fn heading_titles(heading: &str) -> Vec<String> {
   names
 }
 
+/// Whether a heading is a label over what follows, a key and its colon with no value
+/// (`## Tool Output:`, `### Observation:`): it says what kind of text follows, not what it is
+/// about.
+pub(super) fn is_label_heading(heading: &str) -> bool {
+  let t = heading.trim().trim_start_matches('#').trim();
+  t.strip_suffix(':').is_some_and(|key| {
+    !key.is_empty()
+      && key.len() <= MAX_LABEL_HEADING
+      && !key.contains(':')
+      && key.split_whitespace().count() <= MAX_LABEL_WORDS
+  })
+}
+
+/// A label heading's key is a field's name: this many bytes at most.
+const MAX_LABEL_HEADING: usize = 32;
+
 /// A cited source's title as a name (`Ed Wood (film)` is "ed wood": see `title`).
 pub(super) fn source_title(name: &str) -> String {
   title(name)
