@@ -1326,6 +1326,32 @@ mod tests {
     the_director_is_followed("## Ed Wood (film) - Wikipedia\n\nEd Wood is a film directed by Tim Burton.\n\n## Tim Burton - Wikipedia\n\nHe grew up in Burbank.\n\n## Bela Lugosi - Wikipedia\n\nBela Lugosi starred in films by Ed Wood, who directed him until he died.");
   }
 
+  /// Captions' chapters: a cue that is a label alone (`[Tim Burton]`) heads the cues up to
+  /// the next, as a heading does (a WebVTT `NOTE` too: `captions::chapter_titles`).
+  #[test]
+  fn a_caption_chapter_is_named_by_its_label() {
+    let cue = |n: usize, text: &str| {
+      format!(
+        "{n}\n00:00:{:02},000 --> 00:00:{:02},000\n{text}\n\n",
+        2 * n,
+        2 * n + 2
+      )
+    };
+    let srt = [
+      cue(1, "[Ed Wood (film)]"),
+      cue(2, "Ed Wood is a film directed by Tim Burton."),
+      cue(3, "[Tim Burton]"),
+      cue(4, "He grew up in Burbank."),
+      cue(5, "[Bela Lugosi]"),
+      cue(
+        6,
+        "Bela Lugosi starred in films by Ed Wood, who directed him until he died.",
+      ),
+    ]
+    .concat();
+    the_director_is_followed(&srt);
+  }
+
   /// A heading that labels what follows (`## Tool Output:`, as CrewAI's log prints a tool's
   /// output) names nothing: its section is named by its lead.
   #[test]

@@ -29,6 +29,34 @@ pub fn cues_start(text: &str, lines: &[(usize, usize)]) -> Option<usize> {
   Some(lines[start].0)
 }
 
+/// The lines after `start` that title the captions' chapters: a WebVTT `NOTE` comment's text
+/// on its line (`NOTE Ed Wood`) after a blank line, or a cue whose text is a label alone in
+/// brackets (`[Ed Wood]`), as SubRip writes what is no speech. Each is the byte range of the
+/// title's words (without `NOTE` and the brackets), in order.
+pub fn chapter_titles(text: &str, lines: &[(usize, usize)], start: usize) -> Vec<(usize, usize)> {
+  let line = |k: usize| text[lines[k].0..lines[k].1].trim();
+  let first = lines.partition_point(|&(s, _)| s < start);
+  (first..lines.len())
+    .filter(|&k| {
+      let l = line(k);
+      let after_blank = k == 0 || line(k - 1).is_empty();
+      let note = after_blank && l.strip_prefix("NOTE ").is_some_and(|t| !t.trim().is_empty());
+      let cue_text = k > 0 && is_timing(line(k - 1)) && (k + 1 == lines.len() || line(k + 1).is_empty());
+      let label = cue_text && l.len() > 2 && l.starts_with('[') && l.ends_with(']') && !l[1..].contains('[');
+      note || label
+    })
+    .map(|k| {
+      let l = line(k);
+      let at =
+        lines[k].0 + (text[lines[k].0..lines[k].1].len() - text[lines[k].0..lines[k].1].trim_start().len());
+      match l.strip_prefix("NOTE ") {
+        Some(title) => (at + l.len() - title.len(), at + l.len()),
+        None => (at + 1, at + l.len() - 1),
+      }
+    })
+    .collect()
+}
+
 /// `00:00:04.200 --> 00:00:07.900` (WebVTT, its cue settings after), `00:00:04,200 -->
 /// 00:00:07,900` (SubRip), `04.200 --> 07.900`.
 fn is_timing(line: &str) -> bool {
@@ -77,6 +105,12 @@ mod tests {
     assert_eq!(cues_start(vtt, &spans(vtt)), Some(vtt.find("00:00:00").unwrap()));
     let srt = "1\n00:00:00,000 --> 00:00:01,500\nEd Wood\n\n2\n00:00:01,500 --> 00:00:04,000\nwas a filmmaker\n\n3\n00:00:04,000 --> 00:00:06,000\nand actor.\n";
     assert_eq!(cues_start(srt, &spans(srt)), Some(0));
+    let titled = "1\n00:00:00,000 --> 00:00:01,500\n[Ed Wood]\n\n2\n00:00:01,500 --> 00:00:04,000\nwas a filmmaker.\n\nNOTE Tim Burton\n\n3\n00:00:04,000 --> 00:00:06,000\nHe grew up [in Burbank]\n";
+    let chapters: Vec<&str> = chapter_titles(titled, &spans(titled), 0)
+      .iter()
+      .map(|&(a, b)| &titled[a..b])
+      .collect();
+    assert_eq!(chapters, ["Ed Wood", "Tim Burton"]);
     for no in [
       "a --> b\nc --> d\ne --> f",
       "12:00:01.000 --> 12:00:02.000 only one cue",

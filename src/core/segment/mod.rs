@@ -178,13 +178,32 @@ fn segment_with(
   let lines = line_spans(text);
   // Captions' sentences run on from cue to cue: the cues, their timings with them, are read
   // as one text whose line breaks are spaces; the header over them is a block of its own.
+  // A chapter's title (`NOTE Ed Wood`, a cue `[Ed Wood]`) heads the cues up to the next.
   if let Some(start) = captions::cues_start(text, &lines).filter(|_| granularity == Granularity::Sentence) {
     push(out, 0, start, Kind::Text, next_block, None);
-    let cues = text[start..].replace(['\n', '\r'], " ");
-    for_each_sentence(&cues, |from, to| {
-      push(out, start + from, start + to, Kind::Text, next_block + 1, None)
-    });
-    return next_block + 2;
+    let mut block = next_block + 1;
+    let mut heading = None;
+    let mut from = start;
+    let chapters = captions::chapter_titles(text, &lines, start);
+    for (title_start, title_end) in chapters.into_iter().chain([(text.len(), text.len())]) {
+      let pushed = out.len();
+      let cues = text[from..title_start].replace(['\n', '\r'], " ");
+      for_each_sentence(&cues, |a, b| {
+        push(out, from + a, from + b, Kind::Text, block, heading)
+      });
+      if out.len() > pushed {
+        block += 1;
+      }
+      if title_start < text.len() {
+        let index = out.len();
+        push(out, title_start, title_end, Kind::Heading, block, None);
+        heading = (out.len() > index).then_some(index);
+        block += 1;
+      }
+      // The rest of the title's line (a label's `]`) is in no segment.
+      from = text[title_end..].find('\n').map_or(text.len(), |n| title_end + n);
+    }
+    return block;
   }
   let title_lines = title_lines || titles_recur(text, &lines);
   // Items that title the prose under them head it where a few do (`is_titled_item`).
