@@ -46,9 +46,9 @@ pub fn chapter_titles(text: &str, lines: &[(usize, usize)], start: usize) -> Vec
       note || label
     })
     .map(|k| {
+      let raw = &text[lines[k].0..lines[k].1];
+      let at = lines[k].0 + raw.len() - raw.trim_start().len();
       let l = line(k);
-      let at =
-        lines[k].0 + (text[lines[k].0..lines[k].1].len() - text[lines[k].0..lines[k].1].trim_start().len());
       match l.strip_prefix("NOTE ") {
         Some(title) => (at + l.len() - title.len(), at + l.len()),
         None => (at + 1, at + l.len() - 1),

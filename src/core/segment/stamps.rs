@@ -2,13 +2,13 @@
 //! (`[10:03] alice: …`, `[3/1/2024 10:02 AM] bob`, `2024-03-01T10:00:06Z INFO …`). A stamp
 //! says when, never what: it names nothing, and the speaker after it is a field's key.
 
-/// A stamp is this many bytes at most (`[Friday, 1 March 2024 10:02:59 AM UTC]` is 38).
+/// A stamp is this many bytes at most (`2024-03-01 10:02:59.123456 +01:00 UTC` is 36).
 const MAX_STAMP: usize = 40;
 /// A stamp writes at least this many digits (`10:03`): fewer is a count or an index.
 const MIN_STAMP_DIGITS: usize = 3;
-/// A stamp's words are a month's, a day's, `AM`, a time zone's: this many letters at most
-/// (`Friday`, `March` spelled out are longer, and a stamp of them is no less a stamp, but
-/// `[Ed Wood 1994]` is a title).
+/// A stamp's words are short: `AM`, `UTC`, a month's or a day's abbreviation (`Mar`, `Fri`),
+/// this many letters at most, so that `[Ed Wood 1994]` is no stamp. A stamp that spells
+/// `March` out is not read as one either.
 const MAX_STAMP_WORD: usize = 3;
 
 /// The line after its opening stamp (a date or time in brackets, or an ISO date-time),
