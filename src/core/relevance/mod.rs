@@ -48,8 +48,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::core::cancel::{Cancel, SEGMENTS_PER_CHECK};
 use crate::core::citations::Sources;
 use crate::core::segment::{
-  after_stamp, closing_field_title, field_line, is_address, is_title_block, late_title, opens_record_piece,
-  parent_headings, Kind, Segment,
+  closing_field_title, field_line, is_address, is_title_block, late_title, opens_record_piece,
+  parent_headings, said, Kind, Segment,
 };
 use crate::core::terms::Terms;
 
@@ -1010,10 +1010,7 @@ impl Leads {
         // bob: Ed Wood was…`).
         None => {
           let lead = &text[segments[i].start..segments[i].end];
-          let said = after_stamp(lead)
-            .and_then(|_| field_line(lead))
-            .map_or(lead, |(_, said)| said);
-          lead_names(said, paragraph)
+          lead_names(said(lead).unwrap_or(lead), paragraph)
         }
       }
     })

@@ -75,17 +75,29 @@ fn conversation(text: &str, lines: &[(usize, usize)], keys: &[Option<&str>]) -> 
 /// After a stamp (`[10:03] alice: …`, `[10:03] <alice> …`: see `stamps`), the speaker is the
 /// key, whatever its case.
 pub fn field_line(line: &str) -> Option<(&str, &str)> {
-  let stamped = stamps::after_stamp(line);
-  if let Some(nick) = stamped.and_then(|rest| rest.strip_prefix('<')) {
+  match stamps::after_stamp(line) {
+    Some(rest) => keyed(rest, true),
+    None => keyed(line, false),
+  }
+}
+
+/// What a stamped line says, after its stamp and speaker (`Ed Wood was…` of `[10:04] bob: Ed
+/// Wood was…`); `None` for a line that is no speaker's.
+pub fn said(line: &str) -> Option<&str> {
+  keyed(stamps::after_stamp(line)?, true).map(|(_, said)| said)
+}
+
+/// `field_line` of a line, after its stamp where `stamped`.
+fn keyed(line: &str, stamped: bool) -> Option<(&str, &str)> {
+  if let Some(nick) = line.strip_prefix('<').filter(|_| stamped) {
     let close = memchr::memchr(b'>', &nick.as_bytes()[..nick.len().min(MAX_KEY + 1)])?;
     return Some((&nick[..close], nick[close + 1..].trim()));
   }
-  let line = stamped.unwrap_or(line);
   let window = &line.as_bytes()[..line.len().min(MAX_KEY + 1)];
   let colon = memchr::memchr(b':', window)?;
   let key = &line[..colon];
   let after = line.as_bytes().get(colon + 1);
-  let worded = if stamped.is_some() {
+  let worded = if stamped {
     key.starts_with(char::is_alphanumeric)
       && key
         .chars()

@@ -18,7 +18,7 @@ mod wrap;
 
 use rustc_hash::FxHashMap;
 
-pub use cycles::field_line;
+pub use cycles::{field_line, said};
 pub use json::{json_title, late_title, opens_record_piece};
 pub use outline::parent_headings;
 pub use stamps::after_stamp;
