@@ -295,7 +295,14 @@ pub fn title_of(target: &str) -> Cow<'_, str> {
   }
   let address = target
     .split_whitespace()
-    .map(|w| w.trim_matches(['(', ')', '<', '>']))
+    .map(|w| {
+      // A closing parenthesis is the address's own where it opens one (`…/Saul_(Handel)`).
+      let w = w.trim_start_matches(['(', '<']).trim_end_matches('>');
+      match w.matches('(').count() < w.matches(')').count() {
+        true => w.strip_suffix(')').unwrap_or(w),
+        false => w,
+      }
+    })
     .find(|w| w.contains("://"));
   let text = target.split(" http").next().unwrap_or(target);
   let text = text.split(" (http").next().unwrap_or(text);
@@ -390,7 +397,7 @@ const CATALOGUE_WORDS: [&str; 6] = ["Online", "Available", "Retrieved", "Accesse
 
 /// The name an address's last part gives (`https://en.wikipedia.org/wiki/Ed_Wood` is `Ed
 /// Wood`, `…/ed-wood.html` is `ed wood`): empty for a site's root, a part with no letter,
-/// or one not written in words and numbers apart (`a1b2c3`, `Saul_(Handel)`).
+/// or one not written in words and numbers apart (`a1b2c3`).
 fn address_name(address: &str) -> String {
   let path = address.split(['?', '#']).next().unwrap_or(address);
   let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or(path);
@@ -398,9 +405,14 @@ fn address_name(address: &str) -> String {
     .rsplit_once('.')
     .filter(|(_, ext)| matches!(*ext, "html" | "htm" | "md"))
     .map_or(last, |(stem, _)| stem);
+  let last = percent_decoded(last);
+  // A word may open or close a parenthesis or stand before a comma or colon, as a page's
+  // name writes it (`Kiskiack_(Lee_House)`, `Santa_Fe,_Missouri`).
   let wordy = last.contains(char::is_alphabetic)
     && !last.contains(['%', '='])
-    && last.split(['_', '-']).all(|w| {
+    && last.split(['_', '-', ' ']).all(|w| {
+      let w = w.strip_prefix('(').unwrap_or(w);
+      let w = w.strip_suffix([')', ',', ':']).unwrap_or(w);
       !w.is_empty() && w.chars().all(|c| c.is_alphabetic() || c == '\'')
         || w.chars().all(|c| c.is_ascii_digit())
     });
@@ -409,6 +421,31 @@ fn address_name(address: &str) -> String {
   } else {
     String::new()
   }
+}
+
+/// `%XX` escapes decoded where they make UTF-8; others left as they are.
+pub fn percent_decoded(text: &str) -> String {
+  let b = text.as_bytes();
+  let mut out = Vec::with_capacity(b.len());
+  let mut i = 0;
+  while i < b.len() {
+    let hex = |c: u8| (c as char).to_digit(16);
+    match (
+      b[i],
+      b.get(i + 1).and_then(|&c| hex(c)),
+      b.get(i + 2).and_then(|&c| hex(c)),
+    ) {
+      (b'%', Some(h), Some(l)) => {
+        out.push((h * 16 + l) as u8);
+        i += 3;
+      }
+      (c, _, _) => {
+        out.push(c);
+        i += 1;
+      }
+    }
+  }
+  String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
 }
 
 /// An address's host (`en.wikipedia.org`).
@@ -603,6 +640,14 @@ mod tests {
       (
         "Star Wars: Episode I. Wikipedia. https://en.wikipedia.org/wiki/Star_Wars:_Episode_I",
         "Star Wars: Episode I",
+      ),
+      (
+        "*Kiskiack (Lee House)*. Available at: https://en.wikipedia.org/wiki/Kiskiack_(Lee_House) (Accessed: 1 May 2025).",
+        "Kiskiack (Lee House)",
+      ),
+      (
+        "*Indian Head, Maryland*. Available at: https://en.wikipedia.org/wiki/Indian_Head%2C_Maryland",
+        "Indian Head, Maryland",
       ),
       ("https://example.org/items/42", ""),
       ("https://example.org/a1b2c3", ""),

@@ -597,6 +597,59 @@ He was born in Poughkeepsie in 1924. He made westerns and horror films.\nSources
     );
   }
 
+  /// Harvard's notes tell the sources apart by a letter (`(Wikipedia contributors, n.d.b)`):
+  /// a paragraph is titled by its reference's title alone, not by the note's words too, so
+  /// that a sentence naming a source names its paragraph and brings it along.
+  #[test]
+  fn a_lettered_author_date_note_titles_by_its_reference_alone() {
+    let cite = |k: char| format!(" (Wikipedia contributors, n.d.{k})");
+    let reference = |k: char, title: &str| {
+      let slug = title.replace(' ', "_");
+      format!("Wikipedia contributors (n.d.{k}) *{title}*. Available at: https://en.wikipedia.org/wiki/{slug} (Accessed: 1 May 2025).")
+    };
+    let paragraphs = [
+      ("Huguenot Memorial Chapel", "It is a church in Powhatan County, Virginia. The original building still stands next to the new one."),
+      ("Kiskiack (Lee House)", "It is a brick building that still stands at the Naval Weapons Station Yorktown in York County, Virginia. It is the oldest building the navy owns."),
+      ("Karlskrona naval base", "It is the largest naval base of Sweden. It has a sheltered location."),
+      ("Naval Weapons Station Yorktown", "It is a United States Navy base in York County. It stores weapons for the Atlantic Fleet."),
+      ("Kiskiack", "Kiskiack was a tribe in what is now York County, Virginia. The name means wide land."),
+      ("Arsenal de la Carraca", "It is a naval base in Spain. It was built in the 18th century."),
+    ];
+    let body: Vec<String> = (paragraphs.iter().zip('a'..))
+      .map(|((_, text), k)| {
+        text
+          .split(". ")
+          .map(|s| format!("{}{}.", s.trim_end_matches('.'), cite(k)))
+          .collect::<Vec<_>>()
+          .join(" ")
+      })
+      .collect();
+    let references: Vec<String> = (paragraphs.iter().zip('a'..))
+      .map(|((title, _), k)| reference(k, title))
+      .collect();
+    let text = format!(
+      "Summary of sources\n\n{}\n\nReference list\n\n{}\n",
+      body.join("\n\n"),
+      references.join("\n")
+    );
+    let r = run(
+      &text,
+      "Kiskiack is a building that still stands at what York County, Virginia naval base?",
+      Some(170),
+    );
+    assert!(
+      r.content.contains("It is a United States Navy base"),
+      "{}",
+      r.content
+    );
+    assert!(
+      r.content.contains("*Naval Weapons Station Yorktown*"),
+      "{}",
+      r.content
+    );
+    assert!(!r.content.contains("Sweden"), "{}", r.content);
+  }
+
   /// A marker in lenticular brackets after a full stop (`….【4†source】`) ends the sentence
   /// before it: the sentences are cut apart, and each keeps its own marker.
   #[test]

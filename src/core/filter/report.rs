@@ -309,6 +309,9 @@ impl Report {
     if self.segments.is_empty() {
       return Vec::new();
     }
+    // A note that cites a definition by its label (`(Smith, 2020)`, `(Source 3)`) is a
+    // marker: the definition's title stands for it.
+    let labels: FxHashSet<&str> = self.definitions.iter().map(|d| d.label.as_str()).collect();
     let mut titled = String::with_capacity(text.len() + MAX_LABEL * self.definitions.len());
     // Per segment: its offset in `titled` minus its offset in `text`.
     let mut shift = vec![0isize; self.segments.len()];
@@ -341,7 +344,9 @@ impl Report {
         .chain(
           self
             .notes_in(self.segments[i].start..self.segments[j - 1].end)
-            .map(|(_, named)| original[named.clone()].trim().into()),
+            .map(|(_, named)| original[named.clone()].trim())
+            .filter(|named| !labels.contains(named.to_lowercase().as_str()))
+            .map(Cow::from),
         )
         .filter(|t| !t.is_empty() && t.len() <= MAX_LABEL)
         .collect();

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use super::index::fold_ascii;
-use crate::core::citations::{tag_len, without_closing_tag};
+use crate::core::citations::{percent_decoded, tag_len, without_closing_tag};
 use crate::core::segment::{
   after_stamp, document_stem, field_line, field_title, file_header, is_inline_tag, is_title_attribute,
   is_title_element, is_title_line, is_titled_tag, json_title, later_field_title, latex_heading_title,
@@ -385,31 +385,6 @@ fn query_name(address: &str, last: &str) -> Option<String> {
     .filter_map(|p| p.split_once('='))
     .map(|(_, v)| percent_decoded(&v.replace('+', " ")))
     .find(|v| v.starts_with(char::is_uppercase) && v.contains(char::is_lowercase))
-}
-
-/// `%XX` escapes decoded where they make UTF-8; others left as they are.
-fn percent_decoded(text: &str) -> String {
-  let b = text.as_bytes();
-  let mut out = Vec::with_capacity(b.len());
-  let mut i = 0;
-  while i < b.len() {
-    let hex = |c: u8| (c as char).to_digit(16);
-    match (
-      b[i],
-      b.get(i + 1).and_then(|&c| hex(c)),
-      b.get(i + 2).and_then(|&c| hex(c)),
-    ) {
-      (b'%', Some(h), Some(l)) => {
-        out.push((h * 16 + l) as u8);
-        i += 3;
-      }
-      (c, _, _) => {
-        out.push(c);
-        i += 1;
-      }
-    }
-  }
-  String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
 }
 
 /// The string values of a JSON text (keys left out), unescaped for `\"` and `\\`
