@@ -597,6 +597,29 @@ He was born in Poughkeepsie in 1924. He made westerns and horror films.\nSources
     );
   }
 
+  /// A paragraph that a source line gives several sources (`Sources: 3, 4`) is titled, from
+  /// a sentence that opens by naming one of them on (`Terry Alan Kath (1946–1978) was …`
+  /// for `Terry Kath`), by that source alone: that sentence is the one that tells of it, not
+  /// the one before that only mentions the name.
+  #[test]
+  fn a_sentence_opening_with_a_cited_source_s_name_starts_its_part() {
+    let text = "# Research summary\n\n\
+      \"Free\" is a song by the band Chicago, with Terry Kath singing lead vocals. It peaked at number twenty in the charts. \
+      Terry Alan Kath (January 31, 1946 – January 23, 1978) was an American musician. He has been praised for his guitar skills.\nSources: 1, 2\n\n\
+      \"Hot Streets\" is an album by the band Chicago, released in 1978. It was the first without their late guitarist. \
+      Donnie Dacus (born June 12, 1951) is an American guitarist and singer. He played on two albums of the band.\nSources: 3, 4\n\n\
+      Source list\n(1) Free (Chicago song), https://en.wikipedia.org/wiki/Free_(Chicago_song)\n\
+      (2) Terry Kath, https://en.wikipedia.org/wiki/Terry_Kath\n\
+      (3) Hot Streets, https://en.wikipedia.org/wiki/Hot_Streets\n\
+      (4) Donnie Dacus, https://en.wikipedia.org/wiki/Donnie_Dacus\n";
+    let r = run(text, "In what years did Terry Kath live?", Some(80));
+    assert!(
+      r.content.contains("Terry Alan Kath (January 31, 1946"),
+      "{}",
+      r.content
+    );
+  }
+
   /// Harvard's notes tell the sources apart by a letter (`(Wikipedia contributors, n.d.b)`):
   /// a paragraph is titled by its reference's title alone, not by the note's words too, so
   /// that a sentence naming a source names its paragraph and brings it along.

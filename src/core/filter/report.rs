@@ -333,9 +333,13 @@ impl Report {
       // A paragraph is titled by the sources it cites: what its markers' definitions
       // name, the text of its inline links, what its source notes name.
       let span = &original[self.segments[i].start..self.segments[j - 1].end];
-      let mut title: Vec<Cow<str>> = sources
+      let named: Vec<Cow<str>> = sources
         .iter()
         .map(|&d| title_of(&self.definitions[d].target))
+        .collect();
+      let mut title: Vec<Cow<str>> = named
+        .iter()
+        .cloned()
         .chain(
           inline_links(span)
             .into_iter()
@@ -367,19 +371,47 @@ impl Report {
           h.starts_with('#') && h.contains(&t) || lead.starts_with(&t)
         })
       });
-      // The deepest heading level: it titles its paragraph alone, under the report's own
-      // headings, and stands over none of them (`parent_headings`).
-      if !title.is_empty() && !headed {
-        titled.push_str("###### ");
-        titled.push_str(&title.join("; ").replace('\n', " "));
-        titled.push_str("\n\n");
+      // Where it cites several sources under no heading of its own, a sentence that opens
+      // by naming one of them (`Terry Alan Kath (1946–1978) was …`, citing `Terry Kath`)
+      // starts what it says of that source: from there on the paragraph is titled by that
+      // source alone.
+      let mut parts: Vec<(usize, Option<usize>)> = vec![(i, None)];
+      if named.len() > 1 && !headed {
+        for k in i..j {
+          let sentence = &text[self.segments[k].start..self.segments[k].end];
+          let Some(n) = named.iter().position(|t| opens_naming(sentence, t)) else {
+            continue;
+          };
+          if parts.last().is_some_and(|&(_, current)| current == Some(n)) {
+            continue;
+          }
+          if parts.last().is_some_and(|&(from, _)| from == k) {
+            parts.pop();
+          }
+          parts.push((k, Some(n)));
+        }
       }
-      let (start, end) = (self.segments[i].start, self.segments[j - 1].end);
-      let base = titled.len() as isize - start as isize;
-      titled.push_str(&text[start..end]);
-      titled.push_str("\n\n");
-      for s in &mut shift[i..j] {
-        *s = base;
+      for (p, &(from, source)) in parts.iter().enumerate() {
+        let to = parts.get(p + 1).map_or(j, |&(next, _)| next);
+        // The deepest heading level: it titles its paragraph alone, under the report's own
+        // headings, and stands over none of them (`parent_headings`).
+        let heading = match source {
+          Some(n) => named[n].to_string(),
+          None if !headed => title.join("; "),
+          None => String::new(),
+        };
+        if !heading.is_empty() {
+          titled.push_str("###### ");
+          titled.push_str(&heading.replace('\n', " "));
+          titled.push_str("\n\n");
+        }
+        let (start, end) = (self.segments[from].start, self.segments[to - 1].end);
+        let base = titled.len() as isize - start as isize;
+        titled.push_str(&text[start..end]);
+        titled.push_str("\n\n");
+        for s in &mut shift[from..to] {
+          *s = base;
+        }
       }
       i = j;
     }
@@ -743,6 +775,31 @@ fn author_date_references(text: &str, notes: &[Note]) -> Vec<(String, Range<usiz
   out.dedup_by_key(|(_, r, _)| r.start);
   out
 }
+
+/// Whether `sentence` opens by naming `title`: its first word is the title's first, and the
+/// title's words (without a qualifier, `Free (Chicago song)` is `Free`, `Waterford, New
+/// York` is `Waterford`) follow in order among its first words (`Terry Alan Kath
+/// (1946–1978) was …` names `Terry Kath`).
+fn opens_naming(sentence: &str, title: &str) -> bool {
+  let core = match title.strip_suffix(')').and_then(|t| t.rsplit_once(" (")) {
+    Some((core, _)) => core,
+    None => title,
+  };
+  let core = core.split(", ").next().unwrap_or(core);
+  let words = |t: &str| {
+    t.split(|c: char| !c.is_alphanumeric())
+      .filter(|w| !w.is_empty())
+      .map(str::to_lowercase)
+      .collect::<Vec<_>>()
+  };
+  let (core, lead) = (words(core), words(sentence));
+  let mut lead = lead.iter().take(core.len() + MAX_NAME_INSERTS);
+  !core.is_empty() && lead.clone().next() == core.first() && core.iter().all(|w| lead.any(|l| l == w))
+}
+
+/// A sentence's opening names a title with this many words more at most among the title's
+/// own: a middle name (`Terry Alan Kath`) or initial, not a clause.
+const MAX_NAME_INSERTS: usize = 2;
 
 /// A line that defines a numbered label: a word or two and a number before a colon, then
 /// what it stands for (`Source 3: Ed Wood <https://…>`, `ref. 3: Ed Wood, https://…`).
