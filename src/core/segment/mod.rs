@@ -450,11 +450,12 @@ fn segment_with(
       i += 1;
       continue;
     }
-    // A TOML table's header opens the record under it, a block of its own.
+    // A TOML table's header opens the record under it: its first line, as a field is
+    // (`fields_only`), so that a title field under it heads the record from the header on.
     if title_lines && is_table_header(stripped) {
       flush(out, &mut para, &mut next_block, heading);
-      push(out, ls, le, Kind::Text, next_block, heading);
-      next_block += 1;
+      para = Some((ls, le));
+      para_fields = true;
       i += 1;
       continue;
     }
@@ -553,8 +554,20 @@ fn segment_with(
     // splitter's output): one paragraph.
     let mut sentence_line =
       |k: usize| *sentence_lines[k].get_or_insert_with(|| is_sentence_line(&text[lines[k].0..lines[k].1]));
+    // Nor, in a document, an entry's value and the lines indented under it, which continue
+    // it (an INI file's `text = …` over tab-indented lines, a folded header).
+    let continues = |a: usize, b: usize| {
+      title_lines
+        && text[lines[b].0..lines[b].1].starts_with([' ', '\t'])
+        && is_entry(&text[lines[a].0..lines[a].1])
+    };
     let mut apart = |a: usize, b: usize| {
-      b < lines.len() && long(a) && long(b) && ends_sentence(a) && !(sentence_line(a) && sentence_line(b))
+      b < lines.len()
+        && long(a)
+        && long(b)
+        && ends_sentence(a)
+        && !(sentence_line(a) && sentence_line(b))
+        && !continues(a, b)
     };
     // A run of records starts at a long line ending a sentence followed by another: a
     // short line over it (a CSV's header) is no part of the first.
@@ -1283,16 +1296,17 @@ fn is_labelled_rule(line: &str) -> bool {
 const MIN_RULE: usize = 3;
 
 /// Whether `text` (lines of a record before its title field) is field lines only (`id: 7`,
-/// `  date: 2024-05-06`): short lines of a one-word name and a value that is no sentence
+/// `  date: 2024-05-06`, a TOML table's header `[[docs]]`): short lines of a one-word name and a value that is no sentence
 /// (`Content: Ed Wood was a director.` over `Source: …` is the record before's text).
 fn fields_only(text: &str) -> bool {
   let mut lines = text.lines().filter(|l| !l.trim().is_empty()).peekable();
   lines.peek().is_some()
     && lines.all(|l| {
-      l.len() <= MAX_TITLE_LINE
-        && field(l).is_some_and(|(key, value)| {
-          !key.contains(char::is_whitespace) && !value.trim_end().ends_with(['.', '!', '?'])
-        })
+      is_table_header(l)
+        || l.len() <= MAX_TITLE_LINE
+          && field(l).is_some_and(|(key, value)| {
+            !key.contains(char::is_whitespace) && !value.trim_end().ends_with(['.', '!', '?'])
+          })
     })
 }
 
@@ -1779,7 +1793,14 @@ mod tests {
     // TOML's tables of records: the table's header opens each, its title field heads it.
     let toml = "[[pages]]\ntitle = \"Ed Wood\"\ntext = \"Ed Wood was a director.\"\n\n[[pages]]\ntitle = \"Tim Burton\"\ntext = \"Tim Burton is one.\"";
     let headings = heading_texts(&cut(toml, Granularity::Sentence));
-    assert_eq!(headings, ["title = \"Ed Wood\"", "title = \"Tim Burton\""]);
+    assert_eq!(
+      headings,
+      [
+        "[[pages]]\ntitle = \"Ed Wood\"",
+        "[[pages]]\ntitle = \"Tim Burton\""
+      ]
+    );
+    assert_eq!(later_field_title(headings[0]), Some("Ed Wood"));
     assert_eq!(field_title("title = \"Ed Wood\""), Some("Ed Wood"));
     assert_eq!(field_title("title = name"), None);
     assert!(is_table_header("[[pages]]") && is_table_header("[tool.poetry]"));
@@ -2185,9 +2206,27 @@ mod tests {
     assert!(!is_labelled_rule("***Ed Wood***") && !is_labelled_rule("*****"));
   }
 
+  /// An INI entry's value goes on over the lines indented under it: one block with the
+  /// entries before it, however long its lines, not a record a line.
+  #[test]
+  fn an_ini_entry_s_indented_lines_continue_it() {
+    let ini = "[Ed Wood]\nsource = wikipedia\ntext = Ed Wood (born 1924) was an American filmmaker, actor and writer of low-budget films in many genres.\n\tHe made westerns, science fiction and horror films in the 1950s and 1960s, most of them poorly received.\n\tHe died in 1978 in Los Angeles after years of poverty, having written dozens of pulp novels.\n";
+    let got = cut(ini, Granularity::Sentence);
+    assert_eq!(heading_texts(&got), ["[Ed Wood]"], "{got:?}");
+    let mut blocks: Vec<usize> = got.iter().filter(|s| s.1 != Kind::Heading).map(|s| s.2).collect();
+    blocks.dedup();
+    assert_eq!(blocks.len(), 1, "{got:?}");
+    // Long lines unindented after an entry are still records apart.
+    let flat = ini.replace('\t', "");
+    let got = cut(&flat, Granularity::Sentence);
+    let mut blocks: Vec<usize> = got.iter().filter(|s| s.1 != Kind::Heading).map(|s| s.2).collect();
+    blocks.dedup();
+    assert!(blocks.len() > 1, "{got:?}");
+  }
+
   /// TOML records (`[[docs]]` tables): a number or a boolean given with `=` is a field as
-  /// a quoted value is, so the fields before the title field are its heading's; `x = y`
-  /// stays code.
+  /// a quoted value is, so the fields before the title field are its heading's, from the
+  /// table's header on (each record's, not the one before's); `x = y` stays code.
   #[test]
   fn toml_fields_before_a_title_field_are_its_heading_s() {
     let doc = "[[docs]]\nid = 1\nlive = true\ntitle = \"Ed Wood\"\ntext = \"Ed Wood was an American filmmaker.\"\n\n[[docs]]\nid = 2\nlive = false\ntitle = \"Tim Burton\"\ntext = \"Tim Burton is an American director.\"\n";
@@ -2195,8 +2234,8 @@ mod tests {
     assert_eq!(
       heading_texts(&got),
       [
-        "id = 1\nlive = true\ntitle = \"Ed Wood\"",
-        "id = 2\nlive = false\ntitle = \"Tim Burton\""
+        "[[docs]]\nid = 1\nlive = true\ntitle = \"Ed Wood\"",
+        "[[docs]]\nid = 2\nlive = false\ntitle = \"Tim Burton\""
       ],
       "{got:?}"
     );
