@@ -975,6 +975,11 @@ fn reads_as_heading(line: &str, underline: &str) -> bool {
 /// citation marker: `… was born. [3]`), and nothing that makes it code (a tab, `=`,
 /// braces), a quote, a table row or markup.
 pub fn is_title_line(line: &str) -> bool {
+  titles_as(line, |bare| bare.chars().any(char::is_lowercase))
+}
+
+/// Whether `line` is shaped as a title line, `cased` asked of it without its bold marks.
+fn titles_as(line: &str, cased: impl Fn(&str) -> bool) -> bool {
   // A block quote's title line is one too (`> Ed Wood` over a quoted paragraph).
   let t = without_org_tags(line.trim());
   let t = t.strip_prefix("> ").map_or(t, str::trim);
@@ -984,7 +989,7 @@ pub fn is_title_line(line: &str) -> bool {
     && !t.ends_with(['.', '!', '?', ':', ',', ']'])
     && !t.starts_with(['<', '>', '{', '[', '`', '|', '#', '/'])
     && !bare.starts_with(char::is_lowercase)
-    && bare.chars().any(char::is_lowercase)
+    && cased(bare)
     && !t.contains(['\t', '\n', '=', '{', '}', ';', '|'])
     // No sentence ends inside it.
     && !t.as_bytes().windows(2).any(|w| matches!(w, [b'.' | b'?' | b'!', b' ']))
@@ -1017,10 +1022,16 @@ pub fn without_org_tags(heading: &str) -> &str {
 
 /// A paragraph that is a title line, alone or over the addresses of what it titles (`Ed
 /// Wood` over `https://en.wikipedia.org/wiki/Ed_Wood`), as search results and sources
-/// are headed.
+/// are headed; in capitals too (`ED WOOD`, a man page's `DESCRIPTION`), as a paragraph of
+/// its own over a document's text is a heading however it is cased (a program's `OK` is
+/// a line of its output, not a paragraph of a document).
 pub fn is_title_block(paragraph: &str) -> bool {
   let mut lines = paragraph.lines();
-  lines.next().is_some_and(is_title_line) && {
+  lines.next().is_some_and(|l| {
+    titles_as(l, |bare| {
+      bare.chars().filter(|c| c.is_alphabetic()).nth(1).is_some()
+    })
+  }) && {
     let rest: Vec<&str> = lines.collect();
     rest.len() <= MAX_ADDRESS_LINES && rest.iter().all(|l| is_address(l.trim()))
   }
@@ -2204,6 +2215,20 @@ mod tests {
     assert_eq!(later_field_title("## Ed Wood\nSource: https://x.org/ed"), None);
     assert!(is_labelled_rule("----- Original Message -----"));
     assert!(!is_labelled_rule("***Ed Wood***") && !is_labelled_rule("*****"));
+  }
+
+  /// A title in capitals standing alone over a document's text heads it, as a title line
+  /// does (`ED WOOD` over `Ed Wood was …`); a line in capitals within a paragraph does not.
+  #[test]
+  fn a_title_in_capitals_heads_what_follows() {
+    let doc = "ED WOOD\n\nEd Wood was an American filmmaker.\n\nTIM BURTON (DIRECTOR)\n\nTim Burton is an American director.\nNOTE THIS\nHe made films.\n";
+    let got = cut(doc, Granularity::Sentence);
+    assert_eq!(
+      heading_texts(&got),
+      ["ED WOOD", "TIM BURTON (DIRECTOR)"],
+      "{got:?}"
+    );
+    assert!(!is_title_line("ED WOOD"));
   }
 
   /// An INI entry's value goes on over the lines indented under it: one block with the
