@@ -23,6 +23,18 @@ pub(super) fn heading_title(heading: &str) -> String {
   // A setext heading's underline is no part of its title.
   let whole = heading;
   let heading = heading.lines().next().unwrap_or(heading);
+  // A heading laid out in columns (a page's running header, `Ed Wood      Page 3`) is
+  // named by its first.
+  let heading = match heading.trim().split_once(COLUMN_GAP) {
+    Some((first, _))
+      if first
+        .trim_start_matches(['#', '='])
+        .contains(char::is_alphanumeric) =>
+    {
+      first
+    }
+    _ => heading,
+  };
   // A file's header, or the file a search's matches are in (`match_prefix`).
   if let Some(path) = file_header(heading).or_else(|| match_prefix(heading).map(|(file, _)| file)) {
     return title(&name_of(path));
@@ -62,6 +74,10 @@ pub(super) fn heading_title(heading: &str) -> String {
     .unwrap_or(t);
   title(t.trim_matches(['*', '_']).trim_end_matches(end))
 }
+
+/// Spaces that set a heading's columns apart: wider than a sentence's gap after its full
+/// stop (two spaces, as typewriters set it).
+const COLUMN_GAP: &str = "   ";
 
 /// A heading's names: its title, or each of the titles it lists (`## Brassia; Achimenes`,
 /// as a report's paragraph that cites two sources is titled).
@@ -1624,6 +1640,19 @@ mod tests {
     assert_eq!(heading_title("Title: Ed Wood (film)"), "ed wood");
     // A record whose fields open before its title field.
     assert_eq!(heading_title("id: 7\ntitle: Ed Wood"), "ed wood");
+  }
+
+  /// A heading laid out in columns is named by its first: a page's running header, a man
+  /// page's; not a markdown heading's marks set apart by spaces.
+  #[test]
+  fn a_heading_in_columns_is_named_by_its_first() {
+    assert_eq!(
+      heading_title("\x0cEd Wood (film)                    Page 3"),
+      "ed wood"
+    );
+    assert_eq!(heading_title("LS(1)      User Commands      LS(1)"), "ls(1)");
+    assert_eq!(heading_title("#    Ed Wood"), "ed wood");
+    assert_eq!(heading_title("Ed Wood  Tim Burton"), "ed wood  tim burton");
   }
 
   #[test]

@@ -279,6 +279,10 @@ fn segment_with(
     let line = &text[ls..le];
     let stripped = line.trim_start_matches(' ');
     let indent = line.len() - stripped.len();
+    // A form feed starts a new page: what stood before it is a block of its own.
+    if line.starts_with('\x0c') {
+      flush(out, &mut para, &mut next_block, heading);
+    }
     if indent <= 3 && (stripped.starts_with("```") || stripped.starts_with("~~~")) {
       flush(out, &mut para, &mut next_block, heading);
       let fence_char = stripped.as_bytes()[0];
@@ -2215,6 +2219,19 @@ mod tests {
     assert_eq!(later_field_title("## Ed Wood\nSource: https://x.org/ed"), None);
     assert!(is_labelled_rule("----- Original Message -----"));
     assert!(!is_labelled_rule("***Ed Wood***") && !is_labelled_rule("*****"));
+  }
+
+  /// A form feed starts a page: the page's header line heads its text, not the end of the
+  /// page before.
+  #[test]
+  fn a_form_feed_starts_a_page() {
+    let doc = "Ed Wood            Page 1\n\nEd Wood was an American filmmaker.\n\x0cTim Burton         Page 2\n\nTim Burton is an American director.\n";
+    let got = cut(doc, Granularity::Sentence);
+    assert_eq!(
+      heading_texts(&got),
+      ["Ed Wood            Page 1", "Tim Burton         Page 2"],
+      "{got:?}"
+    );
   }
 
   /// A title in capitals standing alone over a document's text heads it, as a title line
