@@ -578,7 +578,10 @@ fn segment_with(
     let run_starts = apart(i, i + 1) && ends_sentence(i + 1);
     // A row of a tab-separated table whose header names a title column is a record too.
     let row = rows.get(i) == Some(&true);
-    if i > 0 && (apart(i - 1, i) || run_starts || row || cycle.get(i) == Some(&true)) {
+    // A search's next match in the same document goes on with its text: the document's
+    // lines, not records apart (the file's first match opened its section above).
+    let next_match = matched.is_some();
+    if i > 0 && !next_match && (apart(i - 1, i) || run_starts || row || cycle.get(i) == Some(&true)) {
       flush(out, &mut para, &mut next_block, heading);
     }
     para_fields = (para.is_none() || para_fields) && fields_only(line);
@@ -2219,6 +2222,23 @@ mod tests {
     assert_eq!(later_field_title("## Ed Wood\nSource: https://x.org/ed"), None);
     assert!(is_labelled_rule("----- Original Message -----"));
     assert!(!is_labelled_rule("***Ed Wood***") && !is_labelled_rule("*****"));
+  }
+
+  /// A search's matches in one document are its lines: one block under the file, however
+  /// long, not a record a line.
+  #[test]
+  fn a_document_s_matches_are_one_block() {
+    let long = "was an American filmmaker, actor and writer who made low-budget films in many genres.";
+    let out = format!("wiki/Ed_Wood.txt:1:Ed Wood {long}\nwiki/Ed_Wood.txt:2:He {long}\nwiki/Tim_Burton.txt:1:Tim Burton {long}\nwiki/Tim_Burton.txt:4:He {long}\n");
+    let got = cut(&out, Granularity::Sentence);
+    assert_eq!(
+      heading_texts(&got),
+      ["wiki/Ed_Wood.txt:1:", "wiki/Tim_Burton.txt:1:"],
+      "{got:?}"
+    );
+    let mut blocks: Vec<usize> = got.iter().filter(|s| s.1 != Kind::Heading).map(|s| s.2).collect();
+    blocks.dedup();
+    assert_eq!(blocks.len(), 2, "{got:?}");
   }
 
   /// A form feed starts a page: the page's header line heads its text, not the end of the
