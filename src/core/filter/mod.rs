@@ -597,10 +597,10 @@ He was born in Poughkeepsie in 1924. He made westerns and horror films.\nSources
     );
   }
 
-  /// A paragraph that a source line gives several sources (`Sources: 3, 4`) is titled, from
-  /// a sentence that opens by naming one of them on (`Terry Alan Kath (1946–1978) was …`
-  /// for `Terry Kath`), by that source alone: that sentence is the one that tells of it, not
-  /// the one before that only mentions the name.
+  /// In a paragraph that a source line gives several sources (`Sources: 1, 2`), a sentence
+  /// that opens by naming one of them (`Terry Alan Kath (1946–1978) was …` for `Terry
+  /// Kath`) starts that source's part, titled by it alone: that sentence is the one that
+  /// tells of it, not the one before that only mentions the name.
   #[test]
   fn a_sentence_opening_with_a_cited_source_s_name_starts_its_part() {
     let text = "# Research summary\n\n\

@@ -1030,8 +1030,9 @@ pub fn without_org_tags(heading: &str) -> &str {
 /// A paragraph that is a title line, alone or over the addresses of what it titles (`Ed
 /// Wood` over `https://en.wikipedia.org/wiki/Ed_Wood`), as search results and sources
 /// are headed; in capitals too (`ED WOOD`, a man page's `DESCRIPTION`), as a paragraph of
-/// its own over a document's text is a heading however it is cased (a program's `OK` is
-/// a line of its output, not a paragraph of a document).
+/// its own over a document's text is a heading however it is cased. (A tool's output is
+/// read as a message's part, where no line titles what follows unless titles recur: its
+/// `OK` over more output is no heading.)
 pub fn is_title_block(paragraph: &str) -> bool {
   let mut lines = paragraph.lines();
   lines.next().is_some_and(|l| {
@@ -1314,8 +1315,9 @@ fn is_labelled_rule(line: &str) -> bool {
 const MIN_RULE: usize = 3;
 
 /// Whether `text` (lines of a record before its title field) is field lines only (`id: 7`,
-/// `  date: 2024-05-06`, a TOML table's header `[[docs]]`): short lines of a one-word name and a value that is no sentence
-/// (`Content: Ed Wood was a director.` over `Source: …` is the record before's text).
+/// `  date: 2024-05-06`, a TOML table's header `[[docs]]`): short lines of a one-word name
+/// and a value that is no sentence (`Content: Ed Wood was a director.` over `Source: …` is
+/// the record before's text).
 fn fields_only(text: &str) -> bool {
   let mut lines = text.lines().filter(|l| !l.trim().is_empty()).peekable();
   lines.peek().is_some()
@@ -1549,6 +1551,13 @@ mod tests {
   /// The headings among `cut`'s segments.
   fn heading_texts<'t>(got: &[(&'t str, Kind, usize, Option<usize>)]) -> Vec<&'t str> {
     got.iter().filter(|p| p.1 == Kind::Heading).map(|p| p.0).collect()
+  }
+
+  /// How many blocks `cut`'s segments other than headings fall in.
+  fn text_blocks(got: &[(&str, Kind, usize, Option<usize>)]) -> usize {
+    let mut blocks: Vec<usize> = got.iter().filter(|p| p.1 != Kind::Heading).map(|p| p.2).collect();
+    blocks.dedup();
+    blocks.len()
   }
 
   /// A message part's segments: each one's kind, text and heading.
@@ -2236,9 +2245,7 @@ mod tests {
       ["wiki/Ed_Wood.txt:1:", "wiki/Tim_Burton.txt:1:"],
       "{got:?}"
     );
-    let mut blocks: Vec<usize> = got.iter().filter(|s| s.1 != Kind::Heading).map(|s| s.2).collect();
-    blocks.dedup();
-    assert_eq!(blocks.len(), 2, "{got:?}");
+    assert_eq!(text_blocks(&got), 2, "{got:?}");
   }
 
   /// A form feed starts a page: the page's header line heads its text, not the end of the
@@ -2275,15 +2282,11 @@ mod tests {
     let ini = "[Ed Wood]\nsource = wikipedia\ntext = Ed Wood (born 1924) was an American filmmaker, actor and writer of low-budget films in many genres.\n\tHe made westerns, science fiction and horror films in the 1950s and 1960s, most of them poorly received.\n\tHe died in 1978 in Los Angeles after years of poverty, having written dozens of pulp novels.\n";
     let got = cut(ini, Granularity::Sentence);
     assert_eq!(heading_texts(&got), ["[Ed Wood]"], "{got:?}");
-    let mut blocks: Vec<usize> = got.iter().filter(|s| s.1 != Kind::Heading).map(|s| s.2).collect();
-    blocks.dedup();
-    assert_eq!(blocks.len(), 1, "{got:?}");
+    assert_eq!(text_blocks(&got), 1, "{got:?}");
     // Long lines unindented after an entry are still records apart.
     let flat = ini.replace('\t', "");
     let got = cut(&flat, Granularity::Sentence);
-    let mut blocks: Vec<usize> = got.iter().filter(|s| s.1 != Kind::Heading).map(|s| s.2).collect();
-    blocks.dedup();
-    assert!(blocks.len() > 1, "{got:?}");
+    assert!(text_blocks(&got) > 1, "{got:?}");
   }
 
   /// TOML records (`[[docs]]` tables): a number or a boolean given with `=` is a field as
