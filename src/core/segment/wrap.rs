@@ -193,7 +193,9 @@ impl<'a> Run<'a> {
 
 /// Whether `line` opens with a word (or a quote or bracket before one): not an address.
 fn opens_with_word(line: &str) -> bool {
-  line.starts_with(|c: char| c.is_alphanumeric() || matches!(c, '"' | '\'' | '(' | '\u{201c}'))
+  line
+    .trim_start_matches(['"', '\'', '(', '\u{201c}'])
+    .starts_with(char::is_alphanumeric)
     && !is_address(line.split(char::is_whitespace).next().unwrap_or(""))
 }
 
@@ -232,6 +234,19 @@ fn is_word(token: &str) -> bool {
 #[cfg(test)]
 mod tests {
   use super::*;
+
+  /// A docstring's closing quotes on their own line are no word that goes on the fill
+  /// (they had made its last break look unforced, so its lines were read one by one).
+  #[test]
+  fn a_closing_line_of_quote_marks_ends_the_fill() {
+    let doc = "    Flores was aided by Argentina, whose president Bartolome Mitre\n    \
+               provided him with supplies, Argentine volunteers and river transport\n    \
+               for troops in the war that followed the invasion of the country.\n    \"\"\"";
+    let read = unwrapped(doc);
+    assert_eq!(read.matches('\n').count(), 1, "{read}");
+    assert!(read.ends_with("country.\n    \"\"\""), "{read}");
+    assert!(!opens_with_word("\"\"\"") && opens_with_word("\"Ed Wood\" is a film."));
+  }
 
   #[test]
   fn a_filled_paragraph_reads_as_one_line() {
