@@ -1035,15 +1035,16 @@ pub fn without_org_tags(heading: &str) -> &str {
 /// `OK` over more output is no heading.)
 pub fn is_title_block(paragraph: &str) -> bool {
   let mut lines = paragraph.lines();
-  lines.next().is_some_and(|l| {
-    titles_as(l, |bare| {
-      bare.chars().filter(|c| c.is_alphabetic()).nth(1).is_some()
-    })
-  }) && {
+  let lettered = |bare: &str| bare.chars().filter(|c| c.is_alphabetic()).count() >= MIN_TITLE_LETTERS;
+  lines.next().is_some_and(|l| titles_as(l, lettered)) && {
     let rest: Vec<&str> = lines.collect();
     rest.len() <= MAX_ADDRESS_LINES && rest.iter().all(|l| is_address(l.trim()))
   }
 }
+
+/// A title block has this many letters at least, in whatever case: one letter alone is a
+/// list's mark or a grade (`A`), not a title.
+const MIN_TITLE_LETTERS: usize = 2;
 
 /// A title's addresses are one or two lines (a link, a path; the page's and its archive's).
 const MAX_ADDRESS_LINES: usize = 2;
