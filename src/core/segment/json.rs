@@ -12,7 +12,7 @@
 //! between two pieces go with the later one, so a kept run of pieces is the source's own
 //! contiguous text.
 
-use super::{is_title_attribute, Granularity, Kind};
+use super::{is_title_attribute, is_title_line, Granularity, Kind};
 use crate::core::sentences::for_each_sentence;
 
 /// A piece of the JSON text: a byte range, its kind, its block (counted from 0) and the
@@ -92,6 +92,22 @@ pub(super) fn records(text: &str, granularity: Granularity) -> Option<Vec<Piece>
   (scan.listed >= MIN_RECORDS || scan.untitled >= MIN_RECORDS && compact()).then_some(scan.pieces)
 }
 
+/// The bytes of the title line a string value opens with, its escaped line break
+/// included, where text follows on the lines after (`*Ed Wood*\nEdward Davis Wood Jr.
+/// was…`, `# Ed Wood\n\n…`): a title line as a text's (`is_title_line`), a markdown
+/// heading's marks aside.
+fn opening_title_line(value: &str) -> Option<usize> {
+  let line_end = value.find("\\n")?;
+  let line = value[..line_end].trim_end_matches("\\r");
+  let line = line
+    .trim_start_matches('#')
+    .strip_prefix(' ')
+    .filter(|_| line.starts_with('#'))
+    .unwrap_or(line);
+  let after = line_end + 2;
+  (is_title_line(line) && value[after..].contains(char::is_whitespace)).then_some(after)
+}
+
 /// Titled records open sections of their own only where there are this many: a list.
 const MIN_RECORDS: usize = 2;
 
@@ -115,9 +131,25 @@ fn column_names(array: &str) -> Vec<&str> {
 }
 
 /// The value of the title-like member a JSON heading piece ends with (`},{"title":"Ed
-/// Wood"`), read from its end: the piece may open inside the record before.
+/// Wood"`), or the title line a string opens with (`},{"text":"*Ed Wood*\n`), read from
+/// its end: the piece may open inside the record before.
 pub fn json_title(heading: &str) -> Option<&str> {
   let heading = heading.trim_end();
+  // A string's opening title line (`"text": "*Ed Wood*\n`: `opening_title_line`).
+  if let Some(line) = heading
+    .strip_suffix("\\n")
+    .filter(|_| opens_record_piece(heading))
+  {
+    let line = line.trim_end_matches("\\r");
+    // The value opens at the last quote after its key's `:` (a title may hold quotes).
+    let open = line
+      .rmatch_indices(['"', '\'', '`'])
+      .find(|&(at, _)| line[..at].trim_end().ends_with([':', '=']))?
+      .0;
+    let value = &line[open + 1..];
+    let value = value.trim_matches(['*', '_', '#', ' ']);
+    return (!value.is_empty()).then_some(value);
+  }
   let quote = *heading.as_bytes().last().filter(|q| QUOTES.contains(q))?;
   let body = &heading[..heading.len() - 1];
   let open = body.rfind(quote as char)?;
@@ -472,16 +504,27 @@ impl Scan<'_> {
         return Some(());
       }
       let (start, end) = scan.string()?;
+      // A record: one of a list, or of JSON Lines (a top-level value), or titled by its
+      // first string (a map of records keyed by id, as MediaWiki's `pages`).
+      let listed = scan.lists > 0 || scan.depth == 1 || first_string;
+      // A record with no title member whose first text opens with a title line (a chat
+      // message's `*Ed Wood*\nEdward Davis Wood Jr. was…`) is headed by that line.
+      let title_line = (record && may_title && !scan.record_headed)
+        .then(|| opening_title_line(&scan.text[start..end]))
+        .flatten();
       if may_title && is_title_attribute(key) {
         scan.heading = Some(scan.pieces.len());
         scan.push(end + 1, Kind::Heading);
         scan.record_headed = true;
         may_title = false;
-        // A record: one of a list, or of JSON Lines (a top-level value), or titled by its
-        // first string (a map of records keyed by id, as MediaWiki's `pages`).
-        if scan.lists > 0 || scan.depth == 1 || first_string {
-          scan.listed += 1;
-        }
+        scan.listed += usize::from(listed);
+      } else if let Some(line) = title_line {
+        scan.heading = Some(scan.pieces.len());
+        scan.push(start + line, Kind::Heading);
+        scan.record_headed = true;
+        may_title = false;
+        scan.listed += usize::from(listed);
+        scan.text_value(start + line, end);
       } else if (after_text || scan.record_text)
         && !scan.record_headed
         && !scan.record_late
@@ -701,6 +744,21 @@ mod tests {
     // A message's subject is its title (Microsoft Graph's messages, an email's).
     let subjects = r#"[{"id":"1","subject":"Ed Wood","body":"He made films."},{"id":"2","subject":"Tim Burton","body":"He directed it."}]"#;
     assert_eq!(heading_titles(subjects), ["Ed Wood", "Tim Burton"]);
+  }
+
+  /// A record with no title member whose text opens with a title line is headed by that
+  /// line, printed over lines too (a chat export's messages); text with no title line, or
+  /// one that ends as a sentence, heads nothing.
+  #[test]
+  fn a_text_opening_with_a_title_line_heads_its_record() {
+    let slack = "[\n  {\n    \"user\": \"U1\",\n    \"text\": \"*Ed Wood*\\nHe made films. He acted.\"\n  },\n  {\n    \"user\": \"U2\",\n    \"text\": \"## Colombo '43 Group\\n\\nIt was a school of painting.\"\n  }\n]";
+    assert_eq!(heading_titles(slack), ["Ed Wood", "Colombo '43 Group"]);
+    let got = cut(slack);
+    let texts: Vec<&str> = got.iter().filter(|p| p.1 == Kind::Text).map(|p| p.0).collect();
+    assert_eq!(texts[..2], ["He made films.", "He acted.\""]);
+    assert!(texts[2].starts_with("\\nIt was a school of painting."), "{got:?}");
+    let not_titles = "[\n  {\"text\": \"He made films.\\nHe acted.\"},\n  {\"text\": \"Thanks, all\"}\n]";
+    assert!(records(not_titles, Granularity::Sentence).is_none());
   }
 
   /// A title member after ids and addresses heads its record (Bing's `{"id", "name", …}`);
