@@ -5,9 +5,10 @@ use std::borrow::Cow;
 use super::index::fold_ascii;
 use crate::core::citations::{percent_decoded, tag_len, without_closing_tag};
 use crate::core::segment::{
-  after_stamp, document_stem, field_line, field_title, file_header, is_inline_tag, is_title_attribute,
-  is_title_element, is_title_line, is_titled_tag, json_title, later_field_title, latex_heading_title,
-  match_prefix, quoted_heading, tag_title, without_org_tags, without_tags,
+  after_stamp, ascii_json, document_stem, field_line, field_title, file_header, is_inline_tag,
+  is_title_attribute, is_title_element, is_title_line, is_titled_tag, json_title, json_unescaped,
+  later_field_title, latex_heading_title, match_prefix, quoted_heading, tag_title, without_org_tags,
+  without_tags,
 };
 use crate::core::sentences::stands_before_name;
 use crate::core::terms::{is_stop_word, push_folded};
@@ -126,10 +127,11 @@ pub(super) fn source_title(name: &str) -> String {
 /// A record's title member as a name: an address by its last part (`"source":
 /// "https://…/wiki/Ed_Wood"` is "ed wood"), other text as a title (`AC/DC`).
 pub(super) fn record_title(value: &str) -> String {
+  let value = json_unescaped(value);
   if value.contains("://") {
-    title(&name_of(value))
+    title(&name_of(&value))
   } else {
-    title(value)
+    title(&value)
   }
 }
 
@@ -238,6 +240,17 @@ pub(super) fn titles_named_by_task(task: &str, titles: &[Vec<String>]) -> Vec<bo
 
 /// Where `body` names `title` as whole words.
 pub(super) fn name_spans(body: &str, title: &str) -> Vec<(usize, usize)> {
+  let mut spans = spans_of(body, title);
+  // JSON written in ASCII (Python's `json.dumps`) names `Blériot` as `Bl\u00e9riot`.
+  if !title.is_ascii() && body.contains("\\u") {
+    spans.extend(spans_of(body, &ascii_json(title)));
+    spans.sort_unstable();
+  }
+  spans
+}
+
+/// Where `body` names `title` as whole words, as it is written.
+fn spans_of(body: &str, title: &str) -> Vec<(usize, usize)> {
   let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
   if title.is_empty() {
     return Vec::new();
@@ -411,20 +424,14 @@ fn string_values(json: &str) -> impl Iterator<Item = String> + '_ {
   std::iter::from_fn(move || loop {
     let open = i + memchr::memchr(b'"', &b[i..])?;
     let mut j = open + 1;
-    let mut value = Vec::new();
     while j < b.len() && b[j] != b'"' {
-      if b[j] == b'\\' {
-        j += 1;
-      }
-      if let Some(&c) = b.get(j) {
-        value.push(c);
-      }
-      j += 1;
+      j += if b[j] == b'\\' { 2 } else { 1 };
     }
+    let value = json.get(open + 1..j.min(b.len())).unwrap_or_default();
     i = (j + 1).min(b.len());
     let key = json[i..].trim_start().starts_with(':');
     if !key {
-      return Some(String::from_utf8_lossy(&value).into_owned());
+      return Some(json_unescaped(value).into_owned());
     }
   })
 }
@@ -1549,6 +1556,19 @@ const NAME_CONNECTORS: [&str; 11] = [
 #[cfg(test)]
 mod tests {
   use super::*;
+
+  /// JSON written in ASCII (`json.dumps`) names a title with escapes: a record's title is
+  /// read unescaped, a call's argument too, and a text names a title in either writing.
+  #[test]
+  fn json_escapes_name_what_they_stand_for() {
+    assert_eq!(record_title(r"Louis Bl\u00e9riot"), "louis blériot");
+    assert_eq!(record_title(r#"The \"Poetess\""#), "the \"poetess\"");
+    assert_eq!(call_titles(r#"→ lookup {"title":"Vyd\u016bnas"}"#), ["vydūnas"]);
+    let body = r#"{"extract":"renamed in honour of french aviator louis bl\u00e9riot in 1937."}"#;
+    let titles = [vec!["louis blériot".to_string()], vec!["louis bl".to_string()]];
+    assert_eq!(named_titles(body, &titles), [true, false]);
+    assert_eq!(named_titles("louis blériot flew.", &titles), [true, false]);
+  }
 
   #[test]
   fn a_call_is_named_by_its_short_argument_values() {

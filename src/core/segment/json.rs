@@ -12,6 +12,8 @@
 //! between two pieces go with the later one, so a kept run of pieces is the source's own
 //! contiguous text.
 
+use std::borrow::Cow;
+
 use super::{is_title_attribute, is_title_line, Granularity, Kind};
 use crate::core::sentences::for_each_sentence;
 
@@ -171,6 +173,76 @@ pub fn json_title(heading: &str) -> Option<&str> {
   }
   let key = member_key(body[..open].trim_end().strip_suffix([':', '='])?)?;
   (is_title_attribute(key) && !value.trim().is_empty()).then_some(value)
+}
+
+/// A JSON string's content with its escapes read (`Bl\u00e9riot` is `Blériot`, as
+/// Python's `json.dumps` writes a name; `\"` is `"`); borrowed where it has none. An escape
+/// that stands for no character (a lone surrogate) is left as it is written.
+pub fn json_unescaped(value: &str) -> Cow<'_, str> {
+  if !value.contains('\\') {
+    return Cow::Borrowed(value);
+  }
+  let hex = |at: usize| {
+    value
+      .get(at..at + 4)
+      .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+      .and_then(|h| u32::from_str_radix(h, 16).ok())
+  };
+  let mut out = String::with_capacity(value.len());
+  let mut rest = 0;
+  let mut at = 0;
+  while let Some(found) = value[at..].find('\\') {
+    let slash = at + found;
+    out.push_str(&value[rest..slash]);
+    let Some(code) = value[slash + 1..].chars().next() else {
+      rest = slash;
+      break;
+    };
+    let (ch, len) = match code {
+      'u' => match hex(slash + 2) {
+        // A surrogate pair (`\ud83d\ude00`) is one character.
+        Some(high @ 0xd800..=0xdbff) => match value[slash + 6..]
+          .strip_prefix("\\u")
+          .and(hex(slash + 8))
+          .filter(|low| (0xdc00..=0xdfff).contains(low))
+        {
+          Some(low) => (
+            char::from_u32(0x10000 + ((high - 0xd800) << 10) + (low - 0xdc00)),
+            12,
+          ),
+          None => (None, 6),
+        },
+        Some(code) => (char::from_u32(code), 6),
+        None => (None, 2),
+      },
+      'n' | 'r' | 't' => (Some(' '), 2),
+      c => (Some(c), 1 + c.len_utf8()),
+    };
+    match ch {
+      Some(c) => out.push(c),
+      None => out.push_str(&value[slash..slash + len]),
+    }
+    at = slash + len;
+    rest = at;
+  }
+  out.push_str(&value[rest..]);
+  Cow::Owned(out)
+}
+
+/// A name as ASCII-only JSON writes it (Python's `json.dumps`: `Blériot` is `Bl\u00e9riot`),
+/// lower-case hex as a folded text has it.
+pub fn ascii_json(name: &str) -> String {
+  let mut out = String::with_capacity(name.len() + 8);
+  for c in name.chars() {
+    if c.is_ascii() {
+      out.push(c);
+    } else {
+      for unit in c.encode_utf16(&mut [0; 2]) {
+        out.push_str(&format!("\\u{unit:04x}"));
+      }
+    }
+  }
+  out
 }
 
 /// Whether a piece of text opens as a record's piece does: with the punctuation between
@@ -759,6 +831,17 @@ mod tests {
     assert!(texts[2].starts_with("\\nIt was a school of painting."), "{got:?}");
     let not_titles = "[\n  {\"text\": \"He made films.\\nHe acted.\"},\n  {\"text\": \"Thanks, all\"}\n]";
     assert!(records(not_titles, Granularity::Sentence).is_none());
+  }
+
+  /// Escapes read as the characters they stand for; what stands for none is kept.
+  #[test]
+  fn escapes_are_read_and_written() {
+    assert_eq!(json_unescaped(r"Bl\u00e9riot"), "Blériot");
+    assert!(matches!(json_unescaped("Ed Wood"), Cow::Borrowed("Ed Wood")));
+    assert_eq!(json_unescaped(r#"\"A\" \\ b\/c\nd"#), r#""A" \ b/c d"#);
+    assert_eq!(json_unescaped(r"\ud83d\ude00!"), "😀!");
+    assert_eq!(json_unescaped(r"\ud83d x \u12 \"), r"\ud83d x \u12 \");
+    assert_eq!(ascii_json("louis blériot 😀"), r"louis bl\u00e9riot \ud83d\ude00");
   }
 
   /// A title member after ids and addresses heads its record (Bing's `{"id", "name", …}`);
