@@ -189,13 +189,12 @@ pub fn json_unescaped(value: &str) -> Cow<'_, str> {
       .and_then(|h| u32::from_str_radix(h, 16).ok())
   };
   let mut out = String::with_capacity(value.len());
-  let mut rest = 0;
   let mut at = 0;
   while let Some(found) = value[at..].find('\\') {
     let slash = at + found;
-    out.push_str(&value[rest..slash]);
+    out.push_str(&value[at..slash]);
+    at = slash;
     let Some(code) = value[slash + 1..].chars().next() else {
-      rest = slash;
       break;
     };
     let (ch, len) = match code {
@@ -215,7 +214,8 @@ pub fn json_unescaped(value: &str) -> Cow<'_, str> {
         Some(code) => (char::from_u32(code), 6),
         None => (None, 2),
       },
-      'n' | 'r' | 't' => (Some(' '), 2),
+      // Control characters: a name holds none, text is spaced by them.
+      'n' | 'r' | 't' | 'b' | 'f' => (Some(' '), 2),
       c => (Some(c), 1 + c.len_utf8()),
     };
     match ch {
@@ -223,9 +223,8 @@ pub fn json_unescaped(value: &str) -> Cow<'_, str> {
       None => out.push_str(&value[slash..slash + len]),
     }
     at = slash + len;
-    rest = at;
   }
-  out.push_str(&value[rest..]);
+  out.push_str(&value[at..]);
   Cow::Owned(out)
 }
 
