@@ -785,16 +785,34 @@ fn opens_naming(sentence: &str, title: &str) -> bool {
     Some((core, _)) => core,
     None => title,
   };
-  let core = core.split(", ").next().unwrap_or(core);
-  let words = |t: &str| {
-    t.split(|c: char| !c.is_alphanumeric())
-      .filter(|w| !w.is_empty())
-      .map(str::to_lowercase)
-      .collect::<Vec<_>>()
-  };
-  let (core, lead) = (words(core), words(sentence));
+  let core = name_words(core.split(", ").next().unwrap_or(core));
+  let lead = name_words(sentence);
+  // An initial is said by the name it stands for (`C. S. Lewis` is `Clive Staples Lewis`).
+  let says =
+    |(w, initial): &(String, bool), (l, _): &(String, bool)| l == w || *initial && l.starts_with(w.as_str());
   let mut lead = lead.iter().take(core.len() + MAX_NAME_INSERTS);
-  !core.is_empty() && lead.clone().next() == core.first() && core.iter().all(|w| lead.any(|l| l == w))
+  core
+    .first()
+    .is_some_and(|first| lead.clone().next().is_some_and(|l| says(first, l)))
+    && core.iter().all(|w| lead.any(|l| says(w, l)))
+}
+
+/// A name's words, lower-cased, each with whether it is an initial (`C.` and `S.` of `C. S.
+/// Lewis`, `J.R.R.`: capitals each closed by a full stop).
+fn name_words(name: &str) -> Vec<(String, bool)> {
+  name
+    .split_whitespace()
+    .flat_map(|token| {
+      let initials = token.ends_with('.')
+        && token
+          .split_terminator('.')
+          .all(|p| p.chars().count() == 1 && p.chars().all(char::is_uppercase));
+      token
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(move |w| (w.to_lowercase(), initials))
+    })
+    .collect()
 }
 
 /// A sentence's opening names a title with this many words more at most among the title's
@@ -815,3 +833,38 @@ fn numbered_label_line(line: &str) -> Option<(&str, &str)> {
 
 /// A numbered label is this many words at most before its number (`Source 3`, `Ref. No 3`).
 const MAX_LABEL_WORDS: usize = 2;
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  /// A sentence opens by naming a title when its first words say the title's in order, a
+  /// middle name among them; an initial is said by a name it opens (`C. S. Lewis` by
+  /// `Clive Staples Lewis`), a word of one letter that is no initial only by itself.
+  #[test]
+  fn a_sentence_opens_naming_a_title() {
+    assert!(opens_naming(
+      "Terry Alan Kath (1946–1978) was a guitarist.",
+      "Terry Kath"
+    ));
+    assert!(opens_naming(
+      "Clive Staples Lewis (1898–1963) was a novelist.",
+      "C. S. Lewis"
+    ));
+    assert!(opens_naming(
+      "John Ronald Reuel Tolkien was a writer.",
+      "J.R.R. Tolkien"
+    ));
+    assert!(opens_naming("Free is a song by Chicago.", "Free (Chicago song)"));
+    assert!(!opens_naming("Clive Lewis was a scholar.", "C. S. Lewis"));
+    assert!(!opens_naming("He cited C. S. Lewis often.", "C. S. Lewis"));
+    assert!(opens_naming(
+      "A Tale of Two Cities is a novel.",
+      "A Tale of Two Cities"
+    ));
+    assert!(!opens_naming(
+      "Another tale of two cities was told.",
+      "A Tale of Two Cities"
+    ));
+  }
+}
