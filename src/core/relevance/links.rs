@@ -5,8 +5,8 @@ use std::borrow::Cow;
 use super::index::fold_ascii;
 use crate::core::citations::{percent_decoded, tag_len, without_closing_tag};
 use crate::core::segment::{
-  after_stamp, ascii_json, document_stem, field_line, field_title, file_header, is_inline_tag,
-  is_title_attribute, is_title_element, is_title_line, is_titled_tag, json_title, json_unescaped,
+  after_stamp, document_stem, field_line, field_title, file_header, is_inline_tag, is_title_attribute,
+  is_title_element, is_title_line, is_titled_tag, json_title, json_unescaped, json_written,
   later_field_title, latex_heading_title, match_prefix, quoted_heading, tag_title, without_org_tags,
   without_tags,
 };
@@ -243,7 +243,7 @@ pub(super) fn name_spans(body: &str, title: &str) -> Vec<(usize, usize)> {
   let mut spans = spans_of(body, title);
   // JSON written in ASCII (Python's `json.dumps`) names `Blériot` as `Bl\u00e9riot`.
   if !title.is_ascii() && body.contains("\\u") {
-    spans.extend(spans_of(body, &ascii_json(title)));
+    spans.extend(spans_of(body, &json_written(title, true)));
     spans.sort_unstable();
   }
   spans

@@ -48,7 +48,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::core::cancel::{Cancel, SEGMENTS_PER_CHECK};
 use crate::core::citations::Sources;
 use crate::core::segment::{
-  closing_field_title, field_line, is_address, is_title_block, late_title, opens_record_piece,
+  closing_field_title, field_line, is_address, is_title_block, json_written, late_title, opens_record_piece,
   parent_headings, said, Kind, Segment,
 };
 use crate::core::terms::Terms;
@@ -651,7 +651,16 @@ fn quote_finds(folded: &str, segments: &[Segment], container_of: &[usize], task:
       .filter_map(|at| segments.partition_point(|s| s.start <= from + at).checked_sub(1))
       .collect()
   };
-  let mut finds = vec![holders(task, 0, folded.len())];
+  // A call's arguments hold the task as JSON writes it (`\"Complex\" magazine`).
+  let mut whole = holders(task, 0, folded.len());
+  let mut written = vec![json_written(task, false), json_written(task, true)];
+  written.dedup();
+  for form in written.iter().filter(|form| *form != task) {
+    whole.extend(holders(form, 0, folded.len()));
+  }
+  whole.sort_unstable();
+  whole.dedup();
+  let mut finds = vec![whole];
   if !task.contains('\n') {
     return finds;
   }
@@ -1455,6 +1464,26 @@ mod tests {
       ),
       Vec::<bool>::new()
     );
+  }
+
+  /// A call's arguments quote the task as JSON writes it (`\"Complex\"`, and `\u00e9` as
+  /// Python writes it): that is a quote too.
+  #[test]
+  fn a_quote_written_as_json_is_a_quote() {
+    let task = "who founded \"complex\" magazine in café society?";
+    let found = |text: &str| {
+      let mut segments = Vec::new();
+      crate::core::segment::segment(text, 0, 0, Granularity::Sentence, &mut segments, 0);
+      !quote_finds(text, &segments, &vec![0; segments.len()], task)[0].is_empty()
+    };
+    assert!(found(&format!("→ search {{\"q\":\"{task}\"}}")));
+    assert!(found(
+      r#"→ search {"q":"who founded \"complex\" magazine in café society?"}"#
+    ));
+    assert!(found(
+      r#"→ search {"q":"who founded \"complex\" magazine in caf\u00e9 society?"}"#
+    ));
+    assert!(!found(r#"→ search {"q":"who founded complex magazine?"}"#));
   }
 
   /// Nor does a quote set the scale of the others' sentences: what was found scores as

@@ -228,17 +228,26 @@ pub fn json_unescaped(value: &str) -> Cow<'_, str> {
   Cow::Owned(out)
 }
 
-/// A name as ASCII-only JSON writes it (Python's `json.dumps`: `Blériot` is `Bl\u00e9riot`),
+/// Text as a JSON string holds it: quotes, backslashes and line breaks escaped, and, where
+/// `ascii`, every other character too (Python's `json.dumps`: `Blériot` is `Bl\u00e9riot`), in
 /// lower-case hex as a folded text has it.
-pub fn ascii_json(name: &str) -> String {
-  let mut out = String::with_capacity(name.len() + 8);
-  for c in name.chars() {
-    if c.is_ascii() {
-      out.push(c);
-    } else {
-      for unit in c.encode_utf16(&mut [0; 2]) {
-        out.push_str(&format!("\\u{unit:04x}"));
+pub fn json_written(text: &str, ascii: bool) -> String {
+  let mut out = String::with_capacity(text.len() + 8);
+  for c in text.chars() {
+    match c {
+      '"' | '\\' => {
+        out.push('\\');
+        out.push(c);
       }
+      '\n' => out.push_str("\\n"),
+      '\r' => out.push_str("\\r"),
+      '\t' => out.push_str("\\t"),
+      c if c.is_control() || ascii && !c.is_ascii() => {
+        for unit in c.encode_utf16(&mut [0; 2]) {
+          out.push_str(&format!("\\u{unit:04x}"));
+        }
+      }
+      c => out.push(c),
     }
   }
   out
@@ -840,7 +849,14 @@ mod tests {
     assert_eq!(json_unescaped(r#"\"A\" \\ b\/c\nd"#), r#""A" \ b/c d"#);
     assert_eq!(json_unescaped(r"\ud83d\ude00!"), "😀!");
     assert_eq!(json_unescaped(r"\ud83d x \u12 \"), r"\ud83d x \u12 \");
-    assert_eq!(ascii_json("louis blériot 😀"), r"louis bl\u00e9riot \ud83d\ude00");
+    assert_eq!(
+      json_written("louis blériot 😀", true),
+      r"louis bl\u00e9riot \ud83d\ude00"
+    );
+    assert_eq!(
+      json_written("the \"complex\"\nblériot", false),
+      r#"the \"complex\"\nblériot"#
+    );
   }
 
   /// A title member after ids and addresses heads its record (Bing's `{"id", "name", …}`);

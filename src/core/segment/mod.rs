@@ -19,7 +19,7 @@ mod wrap;
 use rustc_hash::FxHashMap;
 
 pub use cycles::{field_line, said};
-pub use json::{ascii_json, json_title, json_unescaped, late_title, opens_record_piece};
+pub use json::{json_title, json_unescaped, json_written, late_title, opens_record_piece};
 pub use outline::parent_headings;
 pub use stamps::after_stamp;
 
