@@ -377,9 +377,10 @@ impl Report {
       // source alone.
       let mut parts: Vec<(usize, Option<usize>)> = vec![(i, None)];
       if named.len() > 1 && !headed {
+        let names: Vec<Vec<NameWord>> = named.iter().map(|t| name_core(t)).collect();
         for k in i..j {
-          let sentence = &text[self.segments[k].start..self.segments[k].end];
-          let Some(n) = named.iter().position(|t| opens_naming(sentence, t)) else {
+          let lead = name_words(&text[self.segments[k].start..self.segments[k].end]);
+          let Some(n) = names.iter().position(|name| opens_naming(&lead, name)) else {
             continue;
           };
           if parts.last().is_some_and(|&(_, current)| current == Some(n)) {
@@ -776,30 +777,35 @@ fn author_date_references(text: &str, notes: &[Note]) -> Vec<(String, Range<usiz
   out
 }
 
-/// Whether `sentence` opens by naming `title`: its first word is the title's first, and the
-/// title's words (without a qualifier, `Free (Chicago song)` is `Free`, `Waterford, New
-/// York` is `Waterford`) follow in order among its first words (`Terry Alan Kath
-/// (1946–1978) was …` names `Terry Kath`).
-fn opens_naming(sentence: &str, title: &str) -> bool {
+/// A word of a name, lower-cased, and whether it is an initial (`name_words`).
+type NameWord = (String, bool);
+
+/// The words a sentence says a title by: without a qualifier (`Free (Chicago song)` is
+/// `Free`, `Waterford, New York` is `Waterford`).
+fn name_core(title: &str) -> Vec<NameWord> {
   let core = match title.strip_suffix(')').and_then(|t| t.rsplit_once(" (")) {
     Some((core, _)) => core,
     None => title,
   };
-  let core = name_words(core.split(", ").next().unwrap_or(core));
-  let lead = name_words(sentence);
+  name_words(core.split(", ").next().unwrap_or(core))
+}
+
+/// Whether a sentence whose words are `lead` opens by naming `name` (`name_core`): its first
+/// word is the name's first, and the name's words follow in order among its first words
+/// (`Terry Alan Kath (1946–1978) was …` names `Terry Kath`).
+fn opens_naming(lead: &[NameWord], name: &[NameWord]) -> bool {
   // An initial is said by the name it stands for (`C. S. Lewis` is `Clive Staples Lewis`).
-  let says =
-    |(w, initial): &(String, bool), (l, _): &(String, bool)| l == w || *initial && l.starts_with(w.as_str());
-  let mut lead = lead.iter().take(core.len() + MAX_NAME_INSERTS);
-  core
+  let says = |(w, initial): &NameWord, (l, _): &NameWord| l == w || *initial && l.starts_with(w.as_str());
+  let mut lead = lead.iter().take(name.len() + MAX_NAME_INSERTS);
+  name
     .first()
     .is_some_and(|first| lead.clone().next().is_some_and(|l| says(first, l)))
-    && core.iter().all(|w| lead.any(|l| says(w, l)))
+    && name.iter().all(|w| lead.any(|l| says(w, l)))
 }
 
 /// A name's words, lower-cased, each with whether it is an initial (`C.` and `S.` of `C. S.
 /// Lewis`, `J.R.R.`: capitals each closed by a full stop).
-fn name_words(name: &str) -> Vec<(String, bool)> {
+fn name_words(name: &str) -> Vec<NameWord> {
   name
     .split_whitespace()
     .flat_map(|token| {
@@ -843,6 +849,7 @@ mod tests {
   /// `Clive Staples Lewis`), a word of one letter that is no initial only by itself.
   #[test]
   fn a_sentence_opens_naming_a_title() {
+    let opens_naming = |sentence: &str, title: &str| opens_naming(&name_words(sentence), &name_core(title));
     assert!(opens_naming(
       "Terry Alan Kath (1946–1978) was a guitarist.",
       "Terry Kath"
