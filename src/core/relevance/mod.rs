@@ -902,7 +902,8 @@ fn name_by_headings_over(
 
 /// A search's results are titled with their site after a dash or a bar (`Ed Wood -
 /// Wikipedia`, `Tim Burton | Britannica`): where most titled units end with one such
-/// suffix, each of them is named without it too.
+/// suffix, each of them is named without it too, as a title is read (`Careers (board
+/// game) - Wikipedia` is "careers", as `## Careers (board game)` is).
 fn name_without_shared_suffix(titles: &mut [(Vec<String>, Naming)]) {
   fn suffix(t: &str) -> Option<&str> {
     SITE_SEPARATORS
@@ -932,7 +933,7 @@ fn name_without_shared_suffix(titles: &mut [(Vec<String>, Naming)]) {
     let bare: Vec<String> = names
       .iter()
       .filter_map(|t| t.strip_suffix(shared.as_str()))
-      .map(|t| t.trim().to_owned())
+      .map(source_title)
       .filter(|t| long_enough(t))
       .collect();
     for t in bare {
@@ -1330,6 +1331,23 @@ mod tests {
   #[test]
   fn a_site_shared_by_the_titles_is_no_part_of_their_names() {
     the_director_is_followed("## Ed Wood (film) - Wikipedia\n\nEd Wood is a film directed by Tim Burton.\n\n## Tim Burton - Wikipedia\n\nHe grew up in Burbank.\n\n## Bela Lugosi - Wikipedia\n\nBela Lugosi starred in films by Ed Wood, who directed him until he died.");
+  }
+
+  /// A title without its site is read as any title: its qualifier and a place's region set
+  /// aside.
+  #[test]
+  fn a_title_without_its_site_is_named_without_its_qualifier() {
+    let mut titles: Vec<(Vec<String>, Naming)> = [
+      "careers (board game) - wikipedia",
+      "risk (game) - wikipedia",
+      "santa fe, missouri - wikipedia",
+    ]
+    .iter()
+    .map(|t| (vec![(*t).to_owned()], Naming::Written))
+    .collect();
+    name_without_shared_suffix(&mut titles);
+    let names: Vec<&str> = titles.iter().map(|(names, _)| names[1].as_str()).collect();
+    assert_eq!(names, ["careers", "risk", "santa fe"]);
   }
 
   /// Captions' chapters: a cue that is a label alone (`[Tim Burton]`) heads the cues up to
