@@ -1507,6 +1507,42 @@ fn a_call_that_quotes_the_task_hides_no_name_the_task_gives() {
   );
 }
 
+/// A fetched page's address says where its text is, as the call that fetched it does: it
+/// scores as the call, not as text that says the page's name (it had outscored the page's
+/// own text).
+#[test]
+fn an_address_alone_scores_as_its_call() {
+  let task = "Which genus has more species, Bactris or Epigaea?";
+  let mut messages = vec![Message::text("user", task)];
+  for (i, (t, text)) in [
+    ("Bactris", "a genus of spiny palms"),
+    ("Epigaea", "a genus of shrubs"),
+  ]
+  .iter()
+  .enumerate()
+  {
+    let page = format!("https://en.wikipedia.org/wiki/{t}");
+    let result = format!("{page}\n\n# {t}\n\n{t} is {text}.");
+    messages.extend(tool_round(
+      &format!("f{i}"),
+      "web_fetch",
+      format!("{{\"url\":\"{page}\"}}"),
+      &result,
+    ));
+  }
+  let e = extract_messages(&messages, task, &Options::default(), &Cancel::new()).unwrap();
+  let doc = super::doc::render(&messages, Granularity::Sentence);
+  let score = |needle: &str| {
+    let i = doc
+      .segments
+      .iter()
+      .position(|s| doc.text[s.start..s.end].starts_with(needle))
+      .unwrap();
+    e.segments[i].score
+  };
+  assert!(score("https://") <= score("→ web_fetch"), "{:?}", e.segments);
+}
+
 /// A report's paragraphs cite their sources (`[2]`) and list them at the end: a paragraph
 /// is named by the source it cites, the list scores nothing of its own, and a kept
 /// citation brings its source along.

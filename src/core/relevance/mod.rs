@@ -513,7 +513,9 @@ pub fn scores_with(
         return 0.0;
       }
       let section = norm(relevance[section_of[i]], max_relevance);
-      if is_section_start(s.kind) {
+      // An address alone says where its section is, not what it says: it scores as the
+      // section's start does (a fetched page's address over its text had outscored the text).
+      if is_section_start(s.kind) || is_address(text[s.start..s.end].trim()) {
         return W_SECTION * section;
       }
       let block = norm(block_score[s.block], max_block).min(1.0);
