@@ -1507,6 +1507,53 @@ fn a_call_that_quotes_the_task_hides_no_name_the_task_gives() {
   );
 }
 
+/// A search for the task itself over the hits it lists names none of them: they are no
+/// source whose links are followed before the page the task names (the director's page is
+/// reached from the film's).
+#[test]
+fn a_search_for_the_task_names_none_of_its_hits() {
+  let task = "Where did the director of the film Ed Wood grow up?";
+  let page = |t: &str| format!("https://en.wikipedia.org/wiki/{}", t.replace(' ', "_"));
+  let pages = [
+    ("Ed Wood (film)", "Ed Wood is a film directed by Tim Burton."),
+    ("Tim Burton", "He grew up in Burbank."),
+    (
+      "Bela Lugosi",
+      "Bela Lugosi starred in films by Ed Wood, who directed him until he died.",
+    ),
+  ];
+  let hits: Vec<String> = pages
+    .iter()
+    .map(|(t, _)| format!("{t} - Wikipedia\n{}", page(t)))
+    .collect();
+  let mut messages = vec![Message::text("user", task)];
+  messages.extend(tool_round(
+    "s",
+    "web_search",
+    format!("{{\"query\":\"{task}\"}}"),
+    &hits.join("\n\n"),
+  ));
+  for (i, (t, text)) in pages.iter().enumerate() {
+    messages.extend(tool_round(
+      &format!("f{i}"),
+      "web_fetch",
+      format!("{{\"url\":\"{}\"}}", page(t)),
+      text,
+    ));
+  }
+  let e = extract_messages(&messages, task, &Options::default(), &Cancel::new()).unwrap();
+  let doc = super::doc::render(&messages, Granularity::Sentence);
+  let score = |needle: &str| {
+    let i = doc
+      .segments
+      .iter()
+      .position(|s| doc.text[s.start..s.end].contains(needle))
+      .unwrap();
+    e.segments[i].score
+  };
+  assert!(score("Burbank") > score("Lugosi starred"), "{}", e.text);
+}
+
 /// A fetched page's address says where its text is, as the call that fetched it does: it
 /// scores as the call, not as text that says the page's name (it had outscored the page's
 /// own text).

@@ -353,7 +353,8 @@ pub fn scores_with(
         } else {
           (Vec::new(), Naming::Written)
         };
-        names.retain(|t| long_enough(t));
+        // A call that asks for the task itself (a search for the question) names nothing.
+        names.retain(|t| long_enough(t) && !quotes(t, &query.text));
         (names, naming)
       })
       .collect();
