@@ -176,7 +176,16 @@ fn called_with(value: &str) -> Option<&str> {
 /// A name as a title, case-folded: without a trailing "(…)" or ", …" qualifier, which text
 /// that names the thing leaves out ("Kiskiack (Lee House)" is named "Kiskiack").
 fn title(name: &str) -> String {
-  let t = name.trim();
+  let mut t = name.trim();
+  // A tag in brackets before the title is no part of it: a mailing list's (`[Research-l]
+  // Ed Wood`), a search hit's kind (`[PDF] Ed Wood`).
+  while let Some((_, rest)) = t
+    .strip_prefix('[')
+    .and_then(|r| r.split_once("] "))
+    .filter(|(tag, rest)| !tag.contains(['[', ']']) && !rest.trim().is_empty())
+  {
+    t = rest.trim_start();
+  }
   let t = match t.rfind(" (") {
     Some(i) if t.ends_with(')') => &t[..i],
     _ => t,
@@ -1556,6 +1565,19 @@ const NAME_CONNECTORS: [&str; 11] = [
 #[cfg(test)]
 mod tests {
   use super::*;
+
+  /// A tag in brackets before a title (a mailing list's, a search hit's kind) is no part of
+  /// it; brackets that are the title, or a link's text, are.
+  #[test]
+  fn a_tag_before_a_title_is_no_part_of_it() {
+    assert_eq!(source_title("[Research-l] Ed Wood (film)"), "ed wood");
+    assert_eq!(source_title("[PDF] [draft] Tim Burton"), "tim burton");
+    assert_eq!(source_title("[Research-l]"), "[research-l]");
+    assert_eq!(
+      source_title("[Ed Wood](https://x.org)"),
+      "[ed wood](https://x.org)"
+    );
+  }
 
   /// JSON written in ASCII (`json.dumps`) names a title with escapes: a record's title is
   /// read unescaped, a call's argument too, and a text names a title in either writing.
