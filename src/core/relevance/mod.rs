@@ -282,8 +282,8 @@ pub fn scores_with(
         _ if is_section_start(s.kind) && whole => start_names(s),
         _ if is_section_start(s.kind) => lead(first + 1),
         // A paragraph or item that opens a unit (no heading, or a further paragraph
-        // under one) leads with its title.
-        Kind::Text | Kind::Item => lead(first),
+        // under one) leads with its title, unless it quotes the task, as a message does.
+        Kind::Text | Kind::Item if !quoted_unit[k] => lead(first),
         _ => (Vec::new(), Naming::Written),
       };
       names.retain(|t| long_enough(t));
@@ -1377,6 +1377,17 @@ mod tests {
     let s = scored(&text, task);
     let score = |needle: &str| s.iter().find(|x| x.0.contains(needle)).unwrap().1;
     assert!(score("Its memory") > score("Question:"), "{s:?}");
+  }
+
+  /// A paragraph that quotes the task names what the task asks about, not itself: it is
+  /// named by no name it leads with.
+  #[test]
+  fn a_quote_of_the_task_is_named_by_none_of_its_names() {
+    let task = "Where did the director of the film Ed Wood grow up?";
+    let text = format!("Question: {task} Answer briefly.\n\nEd Wood is a 1994 film directed by Tim Burton.\n\nCritics said the director made the film on a small budget.");
+    let s = scored(&text, task);
+    let score = |needle: &str| s.iter().find(|x| x.0.contains(needle)).unwrap().1;
+    assert!(score("Critics") > score("Question:"), "{s:?}");
   }
 
   /// Captions' chapters: a cue that is a label alone (`[Tim Burton]`) heads the cues up to
