@@ -521,11 +521,7 @@ pub fn scores_with(
         return 0.0;
       }
       let section = norm(relevance[section_of[i]], max_relevance);
-      // A web address alone says where its page is, not what it says: it scores as the
-      // section's start does (a fetched page's address over its text had outscored the text).
-      // A path alone is text: in a thread it names the file a task works on (scored as a
-      // start, the threads' own files named fell from 0.925 to 0.924).
-      if is_section_start(s.kind) || is_web_address(&text[s.start..s.end]) {
+      if is_section_start(s.kind) {
         return W_SECTION * section;
       }
       let block = norm(block_score[s.block], max_block).min(1.0);
@@ -538,6 +534,14 @@ pub fn scores_with(
         .filter(|&j| j < segments.len() && segments[j].block == s.block)
         .map(own_share)
         .fold(0.0, f32::max);
+      // A web address alone says where its page is, not what it says: it has no words of
+      // its own, nor a block's where it stands alone (a fetched page's address over its
+      // text had outscored the text); it scores by its section and the line it stands
+      // with (a search hit's title). A path alone is text: in a thread it names the file a
+      // task works on (scored so, the threads' own files named fell from 0.925 to 0.924).
+      if is_web_address(&text[s.start..s.end]) {
+        return W_SECTION * section + W_NEIGHBOUR * neighbour;
+      }
       let opens = i == 0 || segments[i - 1].block != s.block;
       let lead = if opens && (thread || own[i] > 0.0 || !leads.of(text, segments, i).0.is_empty()) {
         W_LEAD * section.max(block)
