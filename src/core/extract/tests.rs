@@ -1507,6 +1507,15 @@ fn a_call_that_quotes_the_task_hides_no_name_the_task_gives() {
   );
 }
 
+/// Each segment of the rendered thread, with its score for `task`.
+fn segment_scores(messages: &[Message], task: &str) -> Vec<(String, f32)> {
+  let e = extract_messages(messages, task, &Options::default(), &Cancel::new()).unwrap();
+  let doc = super::doc::render(messages, Granularity::Sentence);
+  (doc.segments.iter().zip(&e.segments))
+    .map(|(s, r)| (doc.text[s.start..s.end].to_owned(), r.score))
+    .collect()
+}
+
 /// A search for the task itself over the hits it lists names none of them: they are no
 /// source whose links are followed before the page the task names (the director's page is
 /// reached from the film's).
@@ -1541,17 +1550,9 @@ fn a_search_for_the_task_names_none_of_its_hits() {
       text,
     ));
   }
-  let e = extract_messages(&messages, task, &Options::default(), &Cancel::new()).unwrap();
-  let doc = super::doc::render(&messages, Granularity::Sentence);
-  let score = |needle: &str| {
-    let i = doc
-      .segments
-      .iter()
-      .position(|s| doc.text[s.start..s.end].contains(needle))
-      .unwrap();
-    e.segments[i].score
-  };
-  assert!(score("Burbank") > score("Lugosi starred"), "{}", e.text);
+  let s = segment_scores(&messages, task);
+  let score = |needle: &str| s.iter().find(|x| x.0.contains(needle)).unwrap().1;
+  assert!(score("Burbank") > score("Lugosi starred"), "{s:?}");
 }
 
 /// A fetched page's address says where its text is, as the call that fetched it does: it
@@ -1577,17 +1578,9 @@ fn an_address_alone_scores_as_its_call() {
       &result,
     ));
   }
-  let e = extract_messages(&messages, task, &Options::default(), &Cancel::new()).unwrap();
-  let doc = super::doc::render(&messages, Granularity::Sentence);
-  let score = |needle: &str| {
-    let i = doc
-      .segments
-      .iter()
-      .position(|s| doc.text[s.start..s.end].starts_with(needle))
-      .unwrap();
-    e.segments[i].score
-  };
-  assert!(score("https://") <= score("→ web_fetch"), "{:?}", e.segments);
+  let s = segment_scores(&messages, task);
+  let score = |needle: &str| s.iter().find(|x| x.0.starts_with(needle)).unwrap().1;
+  assert!(score("https://") <= score("→ web_fetch"), "{s:?}");
 }
 
 /// A report's paragraphs cite their sources (`[2]`) and list them at the end: a paragraph

@@ -1372,26 +1372,33 @@ mod tests {
     assert_eq!(names, ["careers", "risk", "santa fe"]);
   }
 
+  /// `Question: <task>` over two paragraphs, the second faint: it scores over the question.
+  fn the_faint_paragraph_outranks_the_question(task: &str, sections: &str, faint: &str) {
+    let s = scored(&format!("Question: {task} Answer briefly.\n\n{sections}"), task);
+    let score = |needle: &str| s.iter().find(|x| x.0.contains(needle)).unwrap().1;
+    assert!(score(faint) > score("Question:"), "{s:?}");
+  }
+
   /// What quotes the task says nothing the task does not: it ranks under the sections
   /// that say something of it, the faint ones too.
   #[test]
   fn a_quote_of_the_task_ranks_under_what_speaks_of_it() {
-    let task = "why does the rate limiter leak memory?";
-    let text = format!("Question: {task} Answer briefly.\n\nThe rate limiter keeps a map of clients that never shrinks.\n\nIts memory grows by a few bytes a client.");
-    let s = scored(&text, task);
-    let score = |needle: &str| s.iter().find(|x| x.0.contains(needle)).unwrap().1;
-    assert!(score("Its memory") > score("Question:"), "{s:?}");
+    the_faint_paragraph_outranks_the_question(
+      "why does the rate limiter leak memory?",
+      "The rate limiter keeps a map of clients that never shrinks.\n\nIts memory grows by a few bytes a client.",
+      "Its memory",
+    );
   }
 
   /// A paragraph that quotes the task names what the task asks about, not itself: it is
   /// named by no name it leads with.
   #[test]
   fn a_quote_of_the_task_is_named_by_none_of_its_names() {
-    let task = "Where did the director of the film Ed Wood grow up?";
-    let text = format!("Question: {task} Answer briefly.\n\nEd Wood is a 1994 film directed by Tim Burton.\n\nCritics said the director made the film on a small budget.");
-    let s = scored(&text, task);
-    let score = |needle: &str| s.iter().find(|x| x.0.contains(needle)).unwrap().1;
-    assert!(score("Critics") > score("Question:"), "{s:?}");
+    the_faint_paragraph_outranks_the_question(
+      "Where did the director of the film Ed Wood grow up?",
+      "Ed Wood is a 1994 film directed by Tim Burton.\n\nCritics said the director made the film on a small budget.",
+      "Critics",
+    );
   }
 
   /// Captions' chapters: a cue that is a label alone (`[Tim Burton]`) heads the cues up to
