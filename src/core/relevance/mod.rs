@@ -428,9 +428,10 @@ pub fn scores_with(
       }
       let lexical = norm(section_bm25[k], max_section);
       // What quotes the task says nothing the task does not: it ranks with the faint
-      // sections. Not with siblings, where the quote is the plan that tells the tasks apart
-      // (capped, the threads' own files named fell from 0.925 to 0.920): there it stands just
-      // under the best other section, a tie going to the section that is no quote.
+      // sections. Not with siblings, where the quote is the plan that tells the tasks
+      // apart (capped at a half, the threads' own files named fell from 0.925 to 0.920):
+      // there it stands just under the best other section, a tie going to the section
+      // that is no quote.
       let lexical = if quoting[k] {
         lexical.min(if whole_messages {
           1.0 - f32::EPSILON
@@ -538,7 +539,8 @@ pub fn scores_with(
       // its own, nor a block's where it stands alone (a fetched page's address over its
       // text had outscored the text); it scores by its section and the line it stands
       // with (a search hit's title). A path alone is text: in a thread it names the file a
-      // task works on (scored so, the threads' own files named fell from 0.925 to 0.924).
+      // task works on (scored as its section's start, the threads' own files named fell from
+      // 0.925 to 0.924).
       if is_web_address(&text[s.start..s.end]) {
         return W_SECTION * section + W_NEIGHBOUR * neighbour;
       }
