@@ -353,12 +353,11 @@ pub fn scores_with(
         } else {
           (Vec::new(), Naming::Written)
         };
-        // A call that asks for the task itself (a search for the question) names nothing.
-        names.retain(|t| long_enough(t) && !quotes(t, &query.text));
+        names.retain(|t| long_enough(t));
         (names, naming)
       })
       .collect();
-    titles_named_by_task(&query.text, &distinctive_names(names))
+    named_by_task(&query.text, &distinctive_names(names))
   } else {
     vec![false; containers]
   };
@@ -405,21 +404,7 @@ pub fn scores_with(
   let max_block = max_unquoted(&block_score, |b| quoting_block[b]);
   // What quotes the task scores at most as the best of the rest.
   let own_share = |i: usize| norm(own[i], max_own).min(1.0);
-  // Titles the task names (the longest match: see `named_titles`); a title that is the
-  // task quoted names nothing, and is left out before matching, or it would be the
-  // longest match and hide the names the task gives inside it.
-  let quoted = |t: &String| quotes(t, &query.text);
-  let unquoted: Cow<[Vec<String>]> = if title.iter().flatten().any(quoted) {
-    Cow::Owned(
-      title
-        .iter()
-        .map(|names| names.iter().filter(|t| !quoted(t)).cloned().collect())
-        .collect(),
-    )
-  } else {
-    Cow::Borrowed(&title)
-  };
-  let named_by_task = titles_named_by_task(&query.text, &unquoted);
+  let named_by_task = named_by_task(&query.text, &title);
   let pointer = pointers(text, segments, &section_of, &span, &title);
   let mut relevance: Vec<f32> = (0..sections)
     .map(|k| {
@@ -744,6 +729,22 @@ fn quoting_sections(finds: &[Vec<usize>], section_of: &[usize], sections: usize)
 /// task, and held in it.
 fn quotes(title: &str, task: &str) -> bool {
   title.len() >= MIN_QUOTE_BYTES && 2 * title.len() >= task.trim().len() && task.contains(title)
+}
+
+/// Which sections `task` names by one of their titles (the longest match: see
+/// `named_titles`). A title that is the task quoted (a search for the question, over the
+/// hits it lists) names nothing, and is left out before matching, or it would be the
+/// longest match and hide the names the task gives inside it.
+fn named_by_task(task: &str, titles: &[Vec<String>]) -> Vec<bool> {
+  let quoted = |t: &String| quotes(t, task);
+  if !titles.iter().flatten().any(quoted) {
+    return titles_named_by_task(task, titles);
+  }
+  let unquoted: Vec<Vec<String>> = titles
+    .iter()
+    .map(|names| names.iter().filter(|t| !quoted(t)).cloned().collect())
+    .collect();
+  titles_named_by_task(task, &unquoted)
 }
 
 /// The names a search's results are also known by. A tool result is named by its call;
