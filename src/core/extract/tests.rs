@@ -1716,3 +1716,43 @@ fn a_subsection_is_named_by_the_headings_over_it() {
   .unwrap();
   assert!(r.text.contains("city of Burbank"), "{}", r.text);
 }
+
+/// A notebook's code cell is headed by its source, as a tool result by its call: the task
+/// names the page the cell prints, and its output, which never says the name, is kept
+/// before the cells whose text mentions it.
+#[test]
+fn a_notebook_cell_s_source_names_its_output() {
+  let cells = [
+    (
+      "Tim Burton",
+      "He made a film about Ed Wood in 1994. He directed many other films since.",
+    ),
+    (
+      "Ed Wood",
+      "He grew up in Poughkeepsie, New York. He directed low-budget films for decades.",
+    ),
+    (
+      "Bela Lugosi",
+      "He acted for Ed Wood late in his life. He played Dracula on stage and screen.",
+    ),
+    (
+      "Johnny Depp",
+      "He played Ed Wood in the 1994 film. He is an actor from Kentucky.",
+    ),
+  ];
+  let cell = |(title, text): &(&str, &str)| {
+    format!(
+      "  {{\n   \"cell_type\": \"code\",\n   \"source\": [\n    \"print(wiki.summary(\\\"{title}\\\"))\"\n   ],\n   \"outputs\": [\n    {{\n     \"name\": \"stdout\",\n     \"output_type\": \"stream\",\n     \"text\": [\n      \"{text}\\n\"\n     ]\n    }}\n   ]\n  }}"
+    )
+  };
+  let notebook = format!(
+    "{{\n \"cells\": [\n{}\n ],\n \"nbformat\": 4\n}}",
+    cells.iter().map(cell).collect::<Vec<_>>().join(",\n")
+  );
+  let options = Options {
+    max_tokens: Some(count_tokens(&notebook, Encoding::O200kBase) / 2),
+    ..Options::default()
+  };
+  let e = extract_text(&notebook, "Where was Ed Wood born?", &options, &Cancel::new()).unwrap();
+  assert!(e.text.contains("He grew up in Poughkeepsie"), "{}", e.text);
+}

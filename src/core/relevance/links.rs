@@ -5,10 +5,10 @@ use std::borrow::Cow;
 use super::index::fold_ascii;
 use crate::core::citations::{percent_decoded, tag_len, without_closing_tag};
 use crate::core::segment::{
-  after_stamp, document_stem, field_line, field_title, file_header, is_inline_tag, is_title_attribute,
-  is_title_element, is_title_line, is_titled_tag, json_title, json_unescaped, json_written,
-  later_field_title, latex_heading_title, match_prefix, quoted_heading, tag_title, without_org_tags,
-  without_tags,
+  after_stamp, call_arguments, document_stem, field_line, field_title, file_header, is_inline_tag,
+  is_title_attribute, is_title_element, is_title_line, is_titled_tag, json_title, json_unescaped,
+  json_written, later_field_title, latex_heading_title, match_prefix, quoted_heading, tag_title,
+  without_org_tags, without_tags,
 };
 use crate::core::sentences::stands_before_name;
 use crate::core::terms::{is_stop_word, push_folded};
@@ -306,8 +306,44 @@ pub(super) fn call_titles(line: &str) -> Vec<String> {
   let Some(at) = line.find('{') else {
     return Vec::new();
   };
+  argument_titles(string_values(&line[at..]))
+}
+
+/// The names of a heading that is a line of code calling with strings, as a notebook
+/// cell's source is (`print(wiki.summary("Ed Wood"))`, `search(query='Ed Wood', k=3)`):
+/// its strings, read as a tool call's arguments are (`call_titles`). None for another
+/// heading.
+pub(super) fn code_call_titles(heading: &str) -> Option<Vec<String>> {
+  let line = json_unescaped(json_title(heading)?);
+  let strings = quoted_strings(call_arguments(&line)?);
+  Some(argument_titles(strings.into_iter()))
+}
+
+/// The strings quoted in code, in either quote, their escapes read.
+fn quoted_strings(code: &str) -> Vec<String> {
+  let mut strings = Vec::new();
+  let mut rest = code;
+  while let Some(open) = rest.find(['"', '\'']) {
+    let quote = rest.as_bytes()[open];
+    let after = &rest[open + 1..];
+    let b = after.as_bytes();
+    let mut j = 0;
+    while j < b.len() && b[j] != quote {
+      j += if b[j] == b'\\' { 2 } else { 1 };
+    }
+    let Some(value) = after.get(..j) else {
+      break;
+    };
+    strings.push(json_unescaped(value).into_owned());
+    rest = after.get(j + 1..).unwrap_or_default();
+  }
+  strings
+}
+
+/// The names a call's string arguments give (see `call_titles`).
+fn argument_titles(values: impl Iterator<Item = String>) -> Vec<String> {
   let mut names: Vec<String> = Vec::new();
-  for v in string_values(&line[at..]) {
+  for v in values {
     if let Some(name) = fetched_address(&v).map(name_of).filter(|n| opens_as_name(n)) {
       names.push(title(&name));
       continue;
@@ -1590,6 +1626,24 @@ mod tests {
     let titles = [vec!["louis blériot".to_string()], vec!["louis bl".to_string()]];
     assert_eq!(named_titles(body, &titles), [true, false]);
     assert_eq!(named_titles("louis blériot flew.", &titles), [true, false]);
+  }
+
+  /// A record headed by a line of code that calls with strings (a notebook cell's source)
+  /// is named by them, as a tool call by its arguments; other headings are no calls.
+  #[test]
+  fn a_line_of_code_is_named_by_its_strings() {
+    let heading = |line: &str| format!("{{\"cell_type\":\"code\",\"source\":[\"{line}\"");
+    let names = |line: &str| code_call_titles(&heading(line));
+    assert_eq!(
+      names(r#"print(wiki.summary(\"Ed Wood\"))"#),
+      Some(vec!["ed wood".to_string()])
+    );
+    assert_eq!(
+      names("search(query='Tim Burton', k=3)"),
+      Some(vec!["tim burton".to_string()])
+    );
+    assert_eq!(names("df.head(10) and more"), None);
+    assert_eq!(code_call_titles("## print(\"Ed Wood\")"), None);
   }
 
   #[test]

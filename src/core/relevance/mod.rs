@@ -37,8 +37,9 @@ pub use postings::{Postings, Trigrams};
 use bm25::PHRASE;
 use groups::{group_scores, is_section_start, units, QueryTerms};
 use links::{
-  call_titles, heading_titles, is_label_heading, is_lone_label, lead_titles, name_spans, named_titles,
-  names_nothing, record_names, record_title, source_title, titles_named_by_task, without_parentheses,
+  call_titles, code_call_titles, heading_titles, is_label_heading, is_lone_label, lead_titles, name_spans,
+  named_titles, names_nothing, record_names, record_title, source_title, titles_named_by_task,
+  without_parentheses,
 };
 use pair::lift_pair;
 use weights::*;
@@ -204,7 +205,11 @@ pub fn scores_with(
   let start_names = |s: &Segment| -> (Vec<String>, Naming) {
     let line = &text[s.start..s.end];
     match s.kind {
-      Kind::Heading => (heading_titles(line), Naming::Written),
+      // A line of code that calls with strings names as a tool call does.
+      Kind::Heading => match code_call_titles(line) {
+        Some(names) => (names, Naming::OneOf),
+        None => (heading_titles(line), Naming::Written),
+      },
       Kind::Call => (call_titles(line), Naming::OneOf),
       _ => (Vec::new(), Naming::Written),
     }

@@ -5,8 +5,10 @@
 //! title-like name (`title`, `name`, `path`…: `TITLE_ATTRIBUTES`) before any text (ids and
 //! addresses aside) opens a section,
 //! headed by the text up to that value; the object's other string values are one block,
-//! cut into sentences. A record whose title member follows its text is a section with no
-//! heading, named by that member (`late_title`). Records with no title are read so
+//! cut into sentences. A title most records bear is their kind, and heads none. A record
+//! with no title member whose first text is one line with text after it is headed by that
+//! line (a notebook cell's source over its output). A record whose title member follows its
+//! text is a section with no heading, named by that member (`late_title`). Records with no title are read so
 //! only where the JSON has no lines to read it by (`JSON.stringify` with no indentation):
 //! a block each. The keys, punctuation and short values
 //! between two pieces go with the later one, so a kept run of pieces is the source's own
@@ -51,6 +53,30 @@ const CONSTANTS: [&str; 8] = [
 /// The pieces of `text` when it is JSON (values one after another, as JSON Lines are)
 /// holding a list of titled records (`MIN_RECORDS`); `None` otherwise.
 pub(super) fn records(text: &str, granularity: Granularity) -> Option<Vec<Piece>> {
+  let pieces = read(text, granularity, None)?;
+  // A title most records bear before their text tells none apart: it is their kind (a
+  // notebook's outputs, each `"name": "stdout"`), and the records are read again with that
+  // member heading nothing. (After the text, a title heads nothing already.)
+  let mut bearing: rustc_hash::FxHashMap<&str, usize> = Default::default();
+  for p in pieces.iter().filter(|p| p.kind == Kind::Heading) {
+    if let Some(title) = json_title(&text[p.start..p.end]) {
+      *bearing.entry(title).or_default() += 1;
+    }
+  }
+  let titled: usize = bearing.values().sum();
+  let shared = bearing
+    .into_iter()
+    .find(|&(_, n)| n >= MIN_RECORDS && 2 * n > titled)
+    .map(|(title, _)| title);
+  match shared {
+    Some(kind) => read(text, granularity, Some(kind)),
+    None => Some(pieces),
+  }
+}
+
+/// The pieces of `text` read as records (`records`), a title member whose value is
+/// `shared` heading nothing.
+fn read<'a>(text: &'a str, granularity: Granularity, shared: Option<&'a str>) -> Option<Vec<Piece>> {
   let opening = text.trim_start();
   let first = opening.as_bytes().get(field_name(opening))?;
   if !matches!(first, b'{' | b'[') {
@@ -71,6 +97,9 @@ pub(super) fn records(text: &str, granularity: Granularity) -> Option<Vec<Piece>
     record_headed: false,
     record_late: false,
     sentences: granularity == Granularity::Sentence,
+    shared,
+    records_open: 0,
+    first_line: None,
     pieces: Vec::new(),
   };
   scan.space();
@@ -108,6 +137,35 @@ fn opening_title_line(value: &str) -> Option<usize> {
     .unwrap_or(line);
   let after = line_end + 2;
   (is_title_line(line) && value[after..].contains(char::is_whitespace)).then_some(after)
+}
+
+/// Whether a string value is one line that may head its record: within a title line's
+/// length, words or a call in code, no sentence ending in it or closing it.
+fn is_record_line(value: &str) -> bool {
+  let line = value.strip_suffix("\\n").unwrap_or(value).trim();
+  // A sentence may end inside its closing quote (`He said "it's done."`).
+  let closed = line.trim_end_matches(['"', '\'', '`', '\\']);
+  line.chars().count() <= super::MAX_TITLE_LINE
+    && (line.contains(char::is_whitespace) || call_arguments(line).is_some())
+    && !line.contains("\\n")
+    && !closed.ends_with(['.', '!', '?', ':', ','])
+    && !line
+      .as_bytes()
+      .windows(2)
+      .any(|w| matches!(w, [b'.' | b'?' | b'!', b' ']))
+}
+
+/// The arguments of a line of code that calls with a string (`print(wiki.summary("Ed
+/// Wood"))`, `search(query='Ed Wood', k=3)`): what its parentheses hold.
+pub fn call_arguments(line: &str) -> Option<&str> {
+  let line = line.trim();
+  let callee = line
+    .bytes()
+    .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.'))
+    .count();
+  let arguments = line[callee..].strip_prefix('(')?.strip_suffix(')')?;
+  let named = line.starts_with(|c: char| c.is_ascii_alphabetic());
+  (named && arguments.contains(['"', '\''])).then_some(arguments)
 }
 
 /// Titled records open sections of their own only where there are this many: a list.
@@ -154,7 +212,20 @@ pub fn json_title(heading: &str) -> Option<&str> {
   }
   let quote = *heading.as_bytes().last().filter(|q| QUOTES.contains(q))?;
   let body = &heading[..heading.len() - 1];
-  let open = body.rfind(quote as char)?;
+  // The value opens at the last quote that no backslash escapes.
+  let escaped = |at: usize| {
+    body.as_bytes()[..at]
+      .iter()
+      .rev()
+      .take_while(|&&b| b == b'\\')
+      .count()
+      % 2
+      == 1
+  };
+  let open = body
+    .rmatch_indices(quote as char)
+    .map(|(at, _)| at)
+    .find(|&at| !escaped(at))?;
   let value = &body[open + 1..];
   // A table row's title cell (`],["Ed Wood"`, `],[3,"Ed Wood"`): a string in a row, in a
   // list of rows, with no key before it.
@@ -171,8 +242,14 @@ pub fn json_title(heading: &str) -> Option<&str> {
   if !opens_record_piece(heading) || !heading.contains(['{', '(']) {
     return None;
   }
-  let key = member_key(body[..open].trim_end().strip_suffix([':', '='])?)?;
-  (is_title_attribute(key) && !value.trim().is_empty()).then_some(value)
+  let before = body[..open].trim_end();
+  match before.strip_suffix([':', '=']).map(member_key) {
+    Some(Some(key)) if is_title_attribute(key) => (!value.trim().is_empty()).then_some(value),
+    // A record's first line, which heads it (see `Scan::text_value`): a member's value, or a
+    // list's element.
+    _ if before.ends_with([':', '=', '[', ',']) && is_record_line(value) => Some(value),
+    _ => None,
+  }
 }
 
 /// A JSON string's content with its escapes read (`Bl\u00e9riot` is `Blériot`, as
@@ -393,6 +470,14 @@ struct Scan<'a> {
   /// Whether the record being read has a title member after its text.
   record_late: bool,
   sentences: bool,
+  /// A title most records bore in a first reading, which heads nothing (see `records`).
+  shared: Option<&'a str>,
+  /// How many records are open around the value being read.
+  records_open: usize,
+  /// A record's first text, one line, read as text until text follows it in the record
+  /// and it heads the record (`text_value`): its piece, whether its record is one of a
+  /// list, and the record's (`records_open`).
+  first_line: Option<(usize, bool, usize)>,
   pieces: Vec<Piece>,
 }
 
@@ -544,11 +629,12 @@ impl Scan<'_> {
     let outer = (self.record_headed, self.record_late);
     if record {
       (self.record_headed, self.record_late) = (false, false);
+      self.records_open += 1;
     }
     let mut first_string = true;
     // A table's title column, named by a `columns` member before its rows.
     let mut title_column = None;
-    let pieces = self.pieces.len();
+    let (pieces, heading_before) = (self.pieces.len(), self.heading);
     self.nested(close, |scan| {
       scan.space();
       let (key_start, key_end) = if QUOTES.contains(&scan.byte()?) {
@@ -592,14 +678,13 @@ impl Scan<'_> {
       let title_line = (record && may_title && !scan.record_headed)
         .then(|| opening_title_line(&scan.text[start..end]))
         .flatten();
-      if may_title && is_title_attribute(key) {
-        scan.heading = Some(scan.pieces.len());
+      let title_member = is_title_attribute(key);
+      if may_title && title_member && scan.shared != Some(&scan.text[start..end]) {
         scan.push(end + 1, Kind::Heading);
         scan.record_headed = true;
         may_title = false;
         scan.listed += usize::from(listed);
       } else if let Some(line) = title_line {
-        scan.heading = Some(scan.pieces.len());
         scan.push(start + line, Kind::Heading);
         scan.record_headed = true;
         may_title = false;
@@ -608,10 +693,12 @@ impl Scan<'_> {
       } else if (after_text || scan.record_text)
         && !scan.record_headed
         && !scan.record_late
-        && is_title_attribute(key)
+        && title_member
         && !scan.text[start..end].trim().is_empty()
       {
         scan.record_late = true;
+        // A first line the title follows is the record's text.
+        scan.first_line = None;
         scan.push(end + 1, Kind::Text);
       } else {
         may_title &= !scan.text[start..end].contains(char::is_whitespace);
@@ -620,6 +707,14 @@ impl Scan<'_> {
       first_string = false;
       Some(())
     })?;
+    // A first line that no text followed is the record's text.
+    if record
+      && self
+        .first_line
+        .is_some_and(|(_, _, owner)| owner == self.records_open)
+    {
+      self.first_line = None;
+    }
     // The record's string values are one block, as a paragraph's lines are, those of the
     // objects it holds too (a document's `metadata` and its `page_content`); a heading
     // opens a block of its own wherever it stands (`push`).
@@ -631,7 +726,10 @@ impl Scan<'_> {
       }
     }
     if record {
-      if self.record_late && !self.record_headed {
+      // A record that holds sections (a notebook, its cells) is named by none of its late
+      // titles (its `kernelspec`'s name): its sections keep their headings.
+      let sections = own.iter().any(|p| p.kind == Kind::Heading);
+      if self.record_late && !self.record_headed && !sections {
         self.listed += 1;
         for piece in own {
           piece.heading = None;
@@ -639,6 +737,12 @@ impl Scan<'_> {
         self.heading = None;
       }
       (self.record_headed, self.record_late) = outer;
+      self.records_open -= 1;
+      // What follows a record is no part of it: a record after it, or its list's holder's
+      // text (a notebook's metadata after its cells).
+      if self.heading.is_some_and(|h| h >= pieces) {
+        self.heading = heading_before;
+      }
     }
     self.record_text = outer_text;
     Some(())
@@ -664,7 +768,6 @@ impl Scan<'_> {
           return scan.value();
         }
         let (_, end) = scan.string()?;
-        scan.heading = Some(scan.pieces.len());
         scan.push(end + 1, Kind::Heading);
         scan.listed += 1;
         Some(())
@@ -683,8 +786,28 @@ impl Scan<'_> {
   /// without a space (a URL, an id, a date) is no sentence: it goes with the next piece,
   /// as keys and punctuation do.
   fn text_value(&mut self, start: usize, end: usize) {
-    if !self.text[start..end].contains(char::is_whitespace) {
+    let value = &self.text[start..end];
+    // A record with no title member opens with a line that heads it where text follows
+    // (a notebook cell's source over its output), as a paragraph's first line stands in
+    // for a title.
+    let opens_record = self.records_open > 0
+      && !self.record_headed
+      && !self.record_late
+      && !self.record_text
+      && self.first_line.is_none();
+    if opens_record && is_record_line(value) {
+      let listed = self.lists > 0 || self.depth == 1;
+      self.first_line = Some((self.pieces.len(), listed, self.records_open));
+      self.push(end + 1, Kind::Text);
+      self.record_text = true;
       return;
+    }
+    if !value.contains(char::is_whitespace) {
+      return;
+    }
+    if let Some((line, listed, _)) = self.first_line.take() {
+      self.heads(line);
+      self.listed += usize::from(listed);
     }
     if self.sentences {
       let mut ends = Vec::new();
@@ -701,7 +824,23 @@ impl Scan<'_> {
     self.record_text = true;
   }
 
+  /// Makes the text piece `line` (a record's first line, the last piece) a heading, in a
+  /// block of its own.
+  fn heads(&mut self, line: usize) {
+    let shares_block = line > 0 && self.pieces[line - 1].block == self.pieces[line].block;
+    let piece = &mut self.pieces[line];
+    piece.kind = Kind::Heading;
+    piece.heading = None;
+    piece.block += usize::from(shares_block);
+    self.blocks = piece.block + 1;
+    self.heading = Some(line);
+  }
+
   fn push(&mut self, end: usize, kind: Kind) {
+    // A heading's record has its title: a first line before it stays text.
+    if kind == Kind::Heading {
+      self.first_line = None;
+    }
     let after_text = self
       .pieces
       .last()
@@ -710,6 +849,7 @@ impl Scan<'_> {
       self.blocks += 1;
     }
     let block = if kind == Kind::Heading {
+      self.heading = Some(self.pieces.len());
       self.blocks += 1;
       self.blocks - 1
     } else {
@@ -980,6 +1120,53 @@ mod tests {
     // A record headed by its title keeps a later title-like member among its pieces.
     let headed = r#"[{"title":"Ed Wood","text":"He made films.","source":"wikipedia"},{"title":"Tim Burton","text":"He directed it.","source":"wikipedia"}]"#;
     assert_eq!(cut(headed).len(), 4, "{:?}", cut(headed));
+  }
+
+  /// A notebook's code cell is headed by its source line, as a call heads its result: the
+  /// output under it, whose `"name": "stdout"` every output bears and so titles none, and
+  /// whose sections the notebook's own name (its `kernelspec`'s, after them) leaves alone.
+  #[test]
+  fn a_record_s_first_line_heads_the_text_after_it() {
+    let cell = |title: &str, text: &str| {
+      format!(
+        "{{\n   \"cell_type\": \"code\",\n   \"source\": [\n    \"print(wiki.summary(\\\"{title}\\\"))\"\n   ],\n   \"outputs\": [\n    {{\n     \"name\": \"stdout\",\n     \"output_type\": \"stream\",\n     \"text\": [\n      \"{text}\\n\"\n     ]\n    }}\n   ]\n  }}"
+      )
+    };
+    let notebook = format!(
+      "{{\n \"cells\": [\n  {},\n  {}\n ],\n \"metadata\": {{\"kernelspec\": {{\"display_name\": \"Python 3\", \"name\": \"python3\"}}}}\n}}",
+      cell("Ed Wood", "Ed Wood was a director. He made films."),
+      cell("Burton", "Tim Burton is a director.")
+    );
+    assert_eq!(
+      heading_titles(&notebook),
+      [
+        r#"print(wiki.summary(\"Ed Wood\"))"#,
+        r#"print(wiki.summary(\"Burton\"))"#
+      ]
+    );
+    let pieces = cut(&notebook);
+    let under = |h: usize| -> String { pieces.iter().filter(|p| p.3 == Some(h)).map(|p| p.0).collect() };
+    assert!(under(0).contains("He made films."), "{pieces:?}");
+    assert!(under(3).contains("Tim Burton is a director."), "{pieces:?}");
+    // What follows the cells is no part of the last one.
+    let metadata = pieces.iter().position(|p| p.0.contains("kernelspec")).unwrap();
+    assert!(pieces[metadata..].iter().all(|p| p.3.is_none()), "{pieces:?}");
+    // A first line a title member follows, or that no text follows, is text.
+    let late =
+      r#"[{"snippet":"Ed Wood film","title":"Ed Wood"},{"snippet":"Tim Burton film","title":"Tim Burton"}]"#;
+    assert!(cut(late).iter().all(|p| p.1 == Kind::Text), "{:?}", cut(late));
+    let alone = r#"[{"id":1,"text":"Ed Wood film"},{"id":2,"text":"Tim Burton film"}]"#;
+    assert!(cut(alone).iter().all(|p| p.1 == Kind::Text), "{:?}", cut(alone));
+    // A line over a record of titled records is its text, and each heading stands before
+    // what it heads.
+    let answer = r#"{"answer":"Ed Wood and Tim Burton","results":[{"title":"Ed Wood","content":"He made films."},{"title":"Tim Burton","content":"He directed it."}]}"#;
+    let pieces = cut(answer);
+    assert_eq!(pieces[0].1, Kind::Text, "{pieces:?}");
+    assert!(
+      pieces.iter().enumerate().all(|(i, p)| p.3.is_none_or(|h| h < i)),
+      "{pieces:?}"
+    );
+    assert_eq!(heading_titles(answer), ["Ed Wood", "Tim Burton"]);
   }
 
   /// One record is titled by what holds it, and read as text.

@@ -19,7 +19,7 @@ mod wrap;
 use rustc_hash::FxHashMap;
 
 pub use cycles::{field_line, said};
-pub use json::{json_title, json_unescaped, json_written, late_title, opens_record_piece};
+pub use json::{call_arguments, json_title, json_unescaped, json_written, late_title, opens_record_piece};
 pub use outline::parent_headings;
 pub use stamps::after_stamp;
 
@@ -169,7 +169,7 @@ fn segment_with(
     let mut landed: Vec<Option<usize>> = Vec::with_capacity(pieces.len());
     for p in &pieces {
       let at = out.len();
-      let heading = p.heading.and_then(|h| landed[h]);
+      let heading = p.heading.and_then(|h| landed.get(h).copied().flatten());
       push(out, p.start, p.end, p.kind, next_block + p.block, heading);
       landed.push((out.len() > at).then_some(at));
     }
@@ -1060,7 +1060,7 @@ pub fn is_address(line: &str) -> bool {
 }
 
 /// A title line longer than this is a sentence that lacks its full stop.
-const MAX_TITLE_LINE: usize = 100;
+pub(super) const MAX_TITLE_LINE: usize = 100;
 /// ...and so is one of more words than this.
 const MAX_TITLE_WORDS: usize = 12;
 
