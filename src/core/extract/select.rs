@@ -281,6 +281,8 @@ struct Budget<'t> {
   elision: usize,
   /// The room forced segments keep.
   reserve: usize,
+  /// Headings of kept text that cost more than it: offered once every candidate has been.
+  waiting: Vec<usize>,
 }
 
 impl<'t> Budget<'t> {
@@ -303,6 +305,7 @@ impl<'t> Budget<'t> {
         .filter(|&&i| forced[i])
         .map(|&i| tokens[i] + elision)
         .sum(),
+      waiting: Vec::new(),
     }
   }
 
@@ -337,6 +340,17 @@ impl<'t> Budget<'t> {
     self.used += cost;
     self.kept[i] = true;
     true
+  }
+
+  /// Takes heading `h` of kept segment `i` when it fits and costs no more than `i`; one that
+  /// costs more (a mail's header block over a sentence, a JSON record's envelope) waits
+  /// until every candidate has been offered, so that it takes no relevant text's place.
+  fn heading(&mut self, h: usize, i: usize) {
+    if self.tokens[h] <= self.tokens[i] {
+      self.take(h);
+    } else if !self.kept[h] {
+      self.waiting.push(h);
+    }
   }
 
   /// `take`, only while the room forced segments keep stays free.
@@ -410,20 +424,22 @@ fn fill(
   // (at most an elision marker for each piece kept) is there anything to count again.
   let pieces_kept = budget.kept.iter().filter(|&&k| k).count();
   let room = (budget.cap - budget.used).saturating_add(pieces_kept * budget.elision);
-  if !turned_away.iter().any(|&i| budget.tokens[i] <= room) {
-    return Filled { repeated, cut };
-  }
-  let pieces = Pieces {
-    text: &doc.text,
-    segments,
-    cut: cut.clone(),
-  };
-  let exact = counter.count(&assemble(&pieces, &budget.kept, elision));
-  if exact < budget.used {
-    budget.used = exact;
-    for &i in &turned_away {
-      offer(i, doc, reports, scores, budget, counter, &mut cut);
+  if turned_away.iter().any(|&i| budget.tokens[i] <= room) {
+    let pieces = Pieces {
+      text: &doc.text,
+      segments,
+      cut: cut.clone(),
+    };
+    let exact = counter.count(&assemble(&pieces, &budget.kept, elision));
+    if exact < budget.used {
+      budget.used = exact;
+      for &i in &turned_away {
+        offer(i, doc, reports, scores, budget, counter, &mut cut);
+      }
     }
+  }
+  for h in std::mem::take(&mut budget.waiting) {
+    budget.take(h);
   }
   Filled { repeated, cut }
 }
@@ -459,10 +475,10 @@ fn offer(
     budget.used = before;
   }
   if taken {
-    // The heading of a kept section comes along when it fits: it says where the text is from.
+    // The heading of a kept section comes along: it says where the text is from.
     if let Some(h) = segments[i].heading {
       if reports[h].dropped != Some(Reason::Sibling) && !doc.internal[h] {
-        budget.take(h);
+        budget.heading(h, i);
       }
     }
     // So do the sources a kept citation points to.

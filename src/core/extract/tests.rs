@@ -1756,3 +1756,58 @@ fn a_notebook_cell_s_source_names_its_output() {
   let e = extract_text(&notebook, "Where was Ed Wood born?", &options, &Cancel::new()).unwrap();
   assert!(e.text.contains("He grew up in Poughkeepsie"), "{}", e.text);
 }
+
+/// A heading that costs more than the text it comes with (a search hit's envelope: its
+/// id, address and score before the title) takes no relevant text's place: it waits until
+/// every candidate has been offered, and comes then where it fits.
+#[test]
+fn a_heading_dearer_than_its_text_takes_no_relevant_text_s_place() {
+  let hits = [
+    (
+      "Ed Wood",
+      "Ed Wood was born in Poughkeepsie in 1924. He directed Plan 9 from Outer Space.",
+    ),
+    (
+      "Tim Burton",
+      "Tim Burton was born in Burbank in 1958. He directed Ed Wood in 1994.",
+    ),
+    (
+      "Weather",
+      "It rained all week in the office town. The coffee machine broke again.",
+    ),
+    (
+      "Lunch",
+      "The canteen served soup on Monday. Nobody liked the soup.",
+    ),
+  ];
+  let hit = |(i, (title, text)): (usize, &(&str, &str))| {
+    let slug = title.to_lowercase().replace(' ', "-");
+    format!(
+      " {{\n  \"id\": \"doc-00000{i}\",\n  \"url\": \"https://example.org/articles/2024/03/0{i}/{slug}-biography-and-filmography\",\n  \"title\": \"{title}\",\n  \"text\": \"{text}\"\n }}"
+    )
+  };
+  let results = format!(
+    "[\n{}\n]",
+    hits.iter().enumerate().map(hit).collect::<Vec<_>>().join(",\n")
+  );
+  let task = "Where were Ed Wood and Tim Burton born?";
+  let run = |max: usize| {
+    let options = Options {
+      max_tokens: Some(max),
+      ..Options::default()
+    };
+    extract_text(&results, task, &options, &Cancel::new())
+      .unwrap()
+      .text
+  };
+  let tight = run(90);
+  assert!(
+    tight.contains("born in Poughkeepsie") && tight.contains("born in Burbank"),
+    "{tight}"
+  );
+  let roomy = run(130);
+  assert!(
+    roomy.contains("born in Burbank") && roomy.contains("\"title\": \"Tim Burton\""),
+    "{roomy}"
+  );
+}
