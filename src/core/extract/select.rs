@@ -383,7 +383,8 @@ struct Filled {
 }
 
 /// Takes the candidates best first while they fit: a tool result with its call line or
-/// not at all, a kept segment's heading along when it fits, a repeat of kept text never,
+/// not at all, a kept segment's heading along when it fits (one dearer than the segment
+/// once every candidate has been offered: `Budget::heading`), a repeat of kept text never,
 /// and a code block that alone exceeds the budget cut to its best lines (one a call).
 /// Each join is estimated in full (a space before a sentence is most often no token of
 /// its own), so what is kept is then counted exactly and the candidates passed over are
