@@ -1758,7 +1758,7 @@ fn a_notebook_cell_s_source_names_its_output() {
 }
 
 /// A heading that costs more than the text it comes with (a search hit's envelope: its
-/// id, address and score before the title) takes no relevant text's place: it waits until
+/// id and address before the title) takes no relevant text's place: it waits until
 /// every candidate has been offered, and comes then where it fits.
 #[test]
 fn a_heading_dearer_than_its_text_takes_no_relevant_text_s_place() {
