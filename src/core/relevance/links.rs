@@ -315,29 +315,10 @@ pub(super) fn call_titles(line: &str) -> Vec<String> {
 /// heading.
 pub(super) fn code_call_titles(heading: &str) -> Option<Vec<String>> {
   let line = json_unescaped(json_title(heading)?);
-  let strings = quoted_strings(call_arguments(&line)?);
-  Some(argument_titles(strings.into_iter()))
-}
-
-/// The strings quoted in code, in either quote, their escapes read.
-fn quoted_strings(code: &str) -> Vec<String> {
-  let mut strings = Vec::new();
-  let mut rest = code;
-  while let Some(open) = rest.find(['"', '\'']) {
-    let quote = rest.as_bytes()[open];
-    let after = &rest[open + 1..];
-    let b = after.as_bytes();
-    let mut j = 0;
-    while j < b.len() && b[j] != quote {
-      j += if b[j] == b'\\' { 2 } else { 1 };
-    }
-    let Some(value) = after.get(..j) else {
-      break;
-    };
-    strings.push(json_unescaped(value).into_owned());
-    rest = after.get(j + 1..).unwrap_or_default();
-  }
-  strings
+  Some(argument_titles(quoted_values(
+    call_arguments(&line)?,
+    (b'"', b'\''),
+  )))
 }
 
 /// The names a call's string arguments give (see `call_titles`).
@@ -464,17 +445,24 @@ fn query_name(address: &str, last: &str) -> Option<String> {
 /// The string values of a JSON text (keys left out), unescaped for `\"` and `\\`
 /// only: a title needs its words, not exact JSON.
 fn string_values(json: &str) -> impl Iterator<Item = String> + '_ {
-  let b = json.as_bytes();
+  quoted_values(json, (b'"', b'"'))
+}
+
+/// The values quoted in `text` in either of `quotes` (keys, a quote followed by `:`, left
+/// out), their escapes read.
+fn quoted_values(text: &str, quotes: (u8, u8)) -> impl Iterator<Item = String> + '_ {
+  let b = text.as_bytes();
   let mut i = 0;
   std::iter::from_fn(move || loop {
-    let open = i + memchr::memchr(b'"', &b[i..])?;
+    let open = i + memchr::memchr2(quotes.0, quotes.1, &b[i..])?;
+    let quote = b[open];
     let mut j = open + 1;
-    while j < b.len() && b[j] != b'"' {
+    while j < b.len() && b[j] != quote {
       j += if b[j] == b'\\' { 2 } else { 1 };
     }
-    let value = json.get(open + 1..j.min(b.len())).unwrap_or_default();
+    let value = text.get(open + 1..j.min(b.len())).unwrap_or_default();
     i = (j + 1).min(b.len());
-    let key = json[i..].trim_start().starts_with(':');
+    let key = text[i..].trim_start().starts_with(':');
     if !key {
       return Some(json_unescaped(value).into_owned());
     }

@@ -149,10 +149,7 @@ fn is_record_line(value: &str) -> bool {
     && (line.contains(char::is_whitespace) || call_arguments(line).is_some())
     && !line.contains("\\n")
     && !closed.ends_with(['.', '!', '?', ':', ','])
-    && !line
-      .as_bytes()
-      .windows(2)
-      .any(|w| matches!(w, [b'.' | b'?' | b'!', b' ']))
+    && !super::sentence_ends_inside(line)
 }
 
 /// The arguments of a line of code that calls with a string (`print(wiki.summary("Ed

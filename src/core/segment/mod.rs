@@ -998,9 +998,16 @@ fn titles_as(line: &str, cased: impl Fn(&str) -> bool) -> bool {
     && !bare.starts_with(char::is_lowercase)
     && cased(bare)
     && !t.contains(['\t', '\n', '=', '{', '}', ';', '|'])
-    // No sentence ends inside it.
-    && !t.as_bytes().windows(2).any(|w| matches!(w, [b'.' | b'?' | b'!', b' ']))
+    && !sentence_ends_inside(t)
     && t.split_whitespace().count() <= MAX_TITLE_WORDS
+}
+
+/// Whether a sentence ends inside `line`: a full stop, `?` or `!` before a space.
+pub(super) fn sentence_ends_inside(line: &str) -> bool {
+  line
+    .as_bytes()
+    .windows(2)
+    .any(|w| matches!(w, [b'.' | b'?' | b'!', b' ']))
 }
 
 /// A heading without the tags org-mode writes at its end (`* Ed Wood :film:wiki:`).
