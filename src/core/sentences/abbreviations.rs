@@ -39,13 +39,18 @@ pub(super) fn continues_after(before: &str, next: &str) -> bool {
   if BEFORE_NAMES.binary_search(&lower.as_str()).is_ok() {
     return true;
   }
-  if BEFORE_NUMBERS.binary_search(&lower.as_str()).is_ok() {
+  // A capital alone is an initial (`A. P. Møller`), though `p.` in lower case is a page's.
+  let initial = word.chars().count() == 1 && word.starts_with(char::is_uppercase);
+  if !initial && BEFORE_NUMBERS.binary_search(&lower.as_str()).is_ok() {
     return opens_with_number;
   }
-  let initial = word.len() == 1 && word.starts_with(|c: char| c.is_uppercase());
   let acronym = word.contains('.') && word.split('.').all(|p| !p.is_empty() && p.chars().count() <= 2);
   if initial || acronym || AMBIGUOUS.binary_search(&lower.as_str()).is_ok() {
-    return !is_stop_word(&next_word.to_lowercase());
+    // An initial after it goes on the name (`S. A. Chandrasekhar`), though `A` is a stop word.
+    let next_initial = next_word.chars().count() == 1
+      && next_word.starts_with(char::is_uppercase)
+      && next.trim_start()[next_word.len()..].starts_with('.');
+    return next_initial || !is_stop_word(&next_word.to_lowercase());
   }
   false
 }
@@ -60,11 +65,11 @@ pub(crate) fn stands_before_name(word: &str) -> bool {
   })
 }
 
-/// The word before the full stop that ends `sentence` (trailing spaces and a closing
-/// quote aside: the initials of a nickname, `"T. J."`): letters and inner full stops
-/// (`U.S`, `e.g`), `None` when it ends otherwise.
+/// The word before the full stop that ends `sentence` (trailing spaces, no-break ones too,
+/// and a closing quote aside: the initials of a nickname, `"T. J."`): letters and inner
+/// full stops (`U.S`, `e.g`), `None` when it ends otherwise.
 fn last_word(sentence: &str) -> Option<&str> {
-  let t = sentence.trim_end_matches([' ', '\t']);
+  let t = sentence.trim_end_matches(|c: char| c.is_whitespace() && !matches!(c, '\n' | '\r'));
   let t = t.strip_suffix(['"', '”']).unwrap_or(t);
   let body = t.strip_suffix('.')?;
   let start = body
@@ -80,14 +85,15 @@ fn last_word(sentence: &str) -> Option<&str> {
 /// Abbreviations always followed by more of their sentence: titles before a name, the
 /// `v.` of a case, `e.g.`. Sorted, case-folded.
 const BEFORE_NAMES: &[&str] = &[
-  "adm", "capt", "cf", "cmdr", "col", "dr", "e.g", "fr", "gen", "gov", "hon", "i.e", "lt", "mr", "mrs", "ms",
-  "mt", "prof", "rep", "rev", "sen", "sgt", "st", "v", "viz", "vs",
+  "a.k.a", "adm", "capt", "cf", "cmdr", "col", "det", "dr", "drs", "e.g", "fr", "ft", "gen", "gov", "hon",
+  "i.e", "lt", "maj", "mr", "mrs", "ms", "mt", "prof", "rep", "rev", "sen", "sgt", "st", "ste", "v", "viz",
+  "vs",
 ];
 
-/// Abbreviations of a numbered thing: they go on only when a number follows (`No. 5`;
-/// `the answer is no.` ends its sentence). Sorted.
+/// Abbreviations of a numbered thing or a year: they go on only when a number follows
+/// (`No. 5`, `c. 1748`, `b. 1950`; `the answer is no.` ends its sentence). Sorted.
 const BEFORE_NUMBERS: &[&str] = &[
-  "art", "ch", "eq", "fig", "no", "nos", "op", "p", "pp", "ref", "refs", "sec", "vol",
+  "art", "b", "c", "ch", "d", "eq", "est", "fig", "no", "nos", "op", "p", "pp", "ref", "refs", "sec", "vol",
 ];
 
 /// Abbreviations that may close a sentence as well (`Acme Inc.`, `Jan.`, `et al.`): they go
@@ -111,6 +117,7 @@ mod tests {
   #[test]
   fn the_word_before_the_full_stop() {
     assert_eq!(last_word("published by C. "), Some("C"));
+    assert_eq!(last_word("colorful, S.\u{a0}"), Some("S"));
     assert_eq!(last_word("the U.S. "), Some("U.S"));
     assert_eq!(last_word("tools, e.g. "), Some("e.g"));
     assert_eq!(last_word("Smith v."), Some("v"));

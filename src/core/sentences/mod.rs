@@ -120,6 +120,12 @@ mod tests {
       "It sold on Jan. 5, 1990 for a dollar.",
       "Él dijo Sr. García llegó.",
       "Thomas Joseph \"T. J.\" Lavin is a BMX rider.",
+      "He was known as A. P. Møller, a shipowner.",
+      "The novels of P. G. Wodehouse sold well.",
+      "See p. 5 of the report.",
+      "It was directed by S. A. Chandrasekhar in 1987.",
+      "They played in Sault Ste. Marie and as Det. Connie McDowell.",
+      "Joshua Harper (c. 1748 – 1799) and Wiley (b. 1750) came.",
     ] {
       assert_eq!(sentences(text), [text], "{text:?}");
     }
