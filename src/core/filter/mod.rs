@@ -15,6 +15,7 @@
 
 mod citations;
 mod clean;
+mod listed;
 mod report;
 
 use rustc_hash::FxHashSet;
@@ -150,7 +151,7 @@ pub fn filter_result(
     });
   }
   if fits {
-    let citations = doc.cited(&text, &vec![true; doc.segments.len()]);
+    let citations = doc.cited(&text, &doc.whole());
     return Ok(Filtered {
       citations,
       original_tokens,
@@ -249,6 +250,55 @@ Add a rate limiter in front of the login handler, as shown here:\n\n\
 [1]: Security audit 2024 — https://example.com/audit\n\
 [2]: Facilities newsletter\n\
 [3]: Cafeteria menu";
+
+  /// A list of sources that no marker cites is where the findings come from, not findings:
+  /// an entry is never cut into pieces that stand in for text, it comes whole after the
+  /// findings where room is left, with the paragraph that opens by naming it, and it is
+  /// cited by its address.
+  #[test]
+  fn a_list_of_sources_no_marker_cites_comes_after_the_findings() {
+    let entries = [
+      "Battle of Uddevalla",
+      "Mario Alberizzi",
+      "Scanian War",
+      "Viscount Downe",
+    ]
+    .map(|t| {
+      format!(
+        "{t}. (n.d.). In *Wikipedia*. Retrieved 1 May 2025, from https://en.wikipedia.org/wiki/{}",
+        t.replace(' ', "_")
+      )
+    });
+    let report = format!(
+      "# Research summary\n\n\
+The Battle of Uddevalla took place at Uddevalla on August 28, 1677 as part of the Scanian War.\n\n\
+Mario Alberizzi (1609–1680) was a Roman Catholic prelate who served as Apostolic Nuncio to Austria from 1671 to 1675.\n\n\
+The Scanian War was a part of the Northern Wars involving Denmark–Norway, Brandenburg and Sweden. It was fought from 1675 to 1679.\n\n\
+Viscount Downe is a title that has been created twice in the Peerage of Ireland.\n\n\
+## References\n\n{}\n",
+      entries.join("\n\n")
+    );
+    let task = "The Battle of Uddevalla occurred during what 1675-1679 wars?";
+    for cap in (40..=200).step_by(10) {
+      let r = run(&report, task, Some(cap));
+      assert!(r.filtered_tokens <= cap);
+      // Whole entries only: every `(n.d.)` kept is an entry's.
+      let whole = entries.iter().filter(|e| r.content.contains(e.as_str())).count();
+      assert_eq!(r.content.matches("(n.d.)").count(), whole, "{cap}: {}", r.content);
+    }
+    let r = run(&report, task, Some(60));
+    assert!(r.content.contains("as part of the Scanian War."), "{}", r.content);
+    assert!(r.content.contains("Northern Wars"), "{}", r.content);
+    let r = run(&report, task, Some(180));
+    assert!(r.content.contains(&entries[0]), "{}", r.content);
+    assert!(cites(&r, "https://en.wikipedia.org/wiki/Battle_of_Uddevalla"));
+    assert!(!r.content.contains(&entries[3]), "{}", r.content);
+    // Returned whole, a short result cites every entry its paragraphs name.
+    let short = "Ed Wood was an American filmmaker.\n\nTim Burton directed Ed Wood.\n\nSources:\n- [Ed Wood](https://en.wikipedia.org/wiki/Ed_Wood)\n- [Tim Burton](https://en.wikipedia.org/wiki/Tim_Burton)\n";
+    let r = run(short, "Who directed Ed Wood?", None);
+    assert_eq!(r.content, short);
+    assert!(cites(&r, "https://en.wikipedia.org/wiki/Tim_Burton"));
+  }
 
   #[test]
   fn a_short_result_comes_back_as_it_is() {

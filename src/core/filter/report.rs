@@ -10,6 +10,7 @@ use super::citations::{
   names_apart, set_aside, source_line, source_notes, Note,
 };
 use super::clean::render_clean;
+use super::listed::listed_sources;
 use super::{Citation, FilterOptions, MISSES, REFILL};
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::citations::{citing_markers, definition, listed_definition, title_of, MAX_LABEL};
@@ -71,6 +72,12 @@ pub(super) struct Report {
   notes: Vec<Note>,
   /// Per definition: the definitions it names by number (a source line's, `Sources: 1, 2`).
   numbered: Vec<Vec<usize>>,
+  /// Per segment: the entries of a list of sources no marker cites that it names
+  /// (`listed`): they title it as cited sources do, and come back with it where room is
+  /// left once the text is chosen.
+  names: Vec<Vec<usize>>,
+  /// Per definition: the address of such an entry, `None` for other definitions.
+  listed: Vec<Option<String>>,
 }
 
 impl Report {
@@ -181,6 +188,18 @@ impl Report {
         });
       }
     }
+    // A list of sources that no marker cites: each entry is a definition, cited by the
+    // paragraphs that open by naming its title (`listed`).
+    let sources_listed = listed_sources(text, |start| taken.contains(&start));
+    for l in &sources_listed {
+      if taken.insert(l.line.start) {
+        definitions.push(Definition {
+          label: String::new(),
+          range: l.line.clone(),
+          target: l.title.clone(),
+        });
+      }
+    }
     // A source line is an attribution where the text's list of sources defines each of its
     // numbers: what it closes cites it and them.
     let defined: FxHashSet<&str> = definitions.iter().map(|d| d.label.as_str()).collect();
@@ -242,7 +261,19 @@ impl Report {
     // An attribution is cited by the paragraph right before it, with nothing but a quote's
     // blank lines between (a `>` of its own is no part of what is attributed).
     let worded = |s: &Segment| text[s.start..s.end].contains(char::is_alphanumeric);
-    for (d, definition) in definitions.iter().enumerate().filter(|(_, d)| d.label.is_empty()) {
+    // Per definition, the address of a listed source's entry.
+    let listed: Vec<Option<String>> = definitions
+      .iter()
+      .map(|d| {
+        let entry = sources_listed.iter().find(|l| l.line == d.range);
+        entry.map(|l| l.address.clone())
+      })
+      .collect();
+    for (d, definition) in definitions
+      .iter()
+      .enumerate()
+      .filter(|&(d, definition)| definition.label.is_empty() && listed[d].is_none())
+    {
       let before = segments.partition_point(|s| s.end <= definition.range.start);
       let Some(last) = segments[..before].iter().rposition(worded) else {
         continue;
@@ -259,6 +290,21 @@ impl Report {
           .for_each(|i| cites[i].extend(std::iter::once(d).chain(numbered[d].iter().copied())));
       }
     }
+    // A listed source is named by the paragraphs that open by naming it.
+    let mut names: Vec<Vec<usize>> = vec![Vec::new(); segments.len()];
+    for l in &sources_listed {
+      let Some(d) = definitions.iter().position(|d| d.range == l.line) else {
+        // A line inside a segment (`retain` above) is no entry.
+        continue;
+      };
+      for p in &l.paragraphs {
+        let first = segments.partition_point(|s| s.start < p.start);
+        (first..segments.len())
+          .take_while(|&i| segments[i].start < p.end)
+          .filter(|&i| worded(&segments[i]))
+          .for_each(|i| names[i].push(d));
+      }
+    }
     let introduces = (0..segments.len())
       .map(|i| {
         let (s, next) = (&segments[i], segments.get(i + 1)?);
@@ -268,6 +314,8 @@ impl Report {
       .collect();
     let mut report = Report {
       notes,
+      names,
+      listed,
       numbered,
       segments,
       definitions,
@@ -281,6 +329,11 @@ impl Report {
     report.order.sort_by_key(|&i| ranges[i].start);
     report.by_position = report.order.iter().map(|&i| ranges[i].clone()).collect();
     report
+  }
+
+  /// Every unit kept: the result as it is.
+  pub fn whole(&self) -> Vec<bool> {
+    vec![true; self.by_position.len()]
   }
 
   /// The source notes within `range`.
@@ -322,7 +375,12 @@ impl Report {
       while j < self.segments.len() && self.segments[j].block == block {
         j += 1;
       }
-      let mut sources: Vec<usize> = self.cites[i..j].iter().flatten().copied().collect();
+      let mut sources: Vec<usize> = self.cites[i..j]
+        .iter()
+        .chain(&self.names[i..j])
+        .flatten()
+        .copied()
+        .collect();
       sources.sort_unstable();
       // The sources it mostly cites: not one its last sentence adds to its own
       // (Perplexity's stacked `… [1][2]`), which is cited half as often or less.
@@ -527,6 +585,26 @@ impl Report {
         }
       }
     }
+    // The listed sources the kept text names, the most relevant text's first, where they fit.
+    let mut offered = vec![false; self.definitions.len()];
+    let named: Vec<usize> = order
+      .iter()
+      .filter(|&&i| kept[i])
+      .flat_map(|&i| self.names[i].iter().copied())
+      .collect();
+    for d in named {
+      if std::mem::replace(&mut offered[d], true) || kept[n + d] {
+        continue;
+      }
+      cancel.check()?;
+      kept[n + d] = true;
+      if options
+        .max_tokens
+        .is_some_and(|cap| counter.count(&render_clean(self, text, &kept)) > cap)
+      {
+        kept[n + d] = false;
+      }
+    }
     Ok(kept)
   }
 
@@ -590,11 +668,16 @@ impl Report {
     if kept.iter().all(|&k| k) {
       return None;
     }
-    let mut cited = vec![false; self.definitions.len()];
-    for (i, c) in self.cites.iter().enumerate() {
-      if kept[i] {
-        c.iter().for_each(|&d| cited[d] = true);
-      }
+    // A listed source stays unless all that names it goes.
+    let mut cited: Vec<bool> = self.listed.iter().map(Option::is_some).collect();
+    for (named, _) in self.names.iter().zip(&kept).filter(|(_, &k)| !k) {
+      named.iter().for_each(|&d| cited[d] = false);
+    }
+    for i in (0..self.segments.len()).filter(|&i| kept[i]) {
+      self.cites[i]
+        .iter()
+        .chain(&self.names[i])
+        .for_each(|&d| cited[d] = true);
     }
     kept.extend(cited);
     Some(kept)
@@ -633,15 +716,18 @@ impl Report {
   pub fn cited(&self, text: &str, kept: &[bool]) -> Vec<Citation> {
     let mut out: Vec<Citation> = Vec::new();
     for (i, s) in self.segments.iter().enumerate().filter(|&(i, _)| kept[i]) {
-      // What a segment's markers cite, then the line that attributes it: what it names, or
-      // what the definitions it numbers do.
+      // What a segment's markers cite, then the line that attributes it (or a kept entry of
+      // a list of sources that it names): what it names, or what the definitions it numbers
+      // do.
+      let listed = self.names[i].iter().filter(|&&d| kept[self.segments.len() + d]);
       let attributed = self.cites[i]
         .iter()
+        .chain(listed)
         .filter(|&&d| self.definitions[d].label.is_empty())
         .flat_map(|&d| {
           let line = &self.definitions[d];
           let targets = match self.numbered[d].as_slice() {
-            [] => vec![line.target.clone()],
+            [] => vec![self.listed[d].clone().unwrap_or_else(|| line.target.clone())],
             numbered => numbered
               .iter()
               .map(|&n| self.definitions[n].target.clone())
@@ -778,11 +864,11 @@ fn author_date_references(text: &str, notes: &[Note]) -> Vec<(String, Range<usiz
 }
 
 /// A word of a name, lower-cased, and whether it is an initial (`name_words`).
-type NameWord = (String, bool);
+pub(super) type NameWord = (String, bool);
 
 /// The words a sentence says a title by: without a qualifier (`Free (Chicago song)` is
 /// `Free`, `Waterford, New York` is `Waterford`).
-fn name_core(title: &str) -> Vec<NameWord> {
+pub(super) fn name_core(title: &str) -> Vec<NameWord> {
   let core = match title.strip_suffix(')').and_then(|t| t.rsplit_once(" (")) {
     Some((core, _)) => core,
     None => title,
@@ -793,10 +879,13 @@ fn name_core(title: &str) -> Vec<NameWord> {
 /// Whether a sentence whose words are `lead` opens by naming `name` (`name_core`): its first
 /// word is the name's first, and the name's words follow in order among its first words
 /// (`Terry Alan Kath (1946–1978) was …` names `Terry Kath`).
-fn opens_naming(lead: &[NameWord], name: &[NameWord]) -> bool {
+pub(super) fn opens_naming(lead: &[NameWord], name: &[NameWord]) -> bool {
   // An initial is said by the name it stands for (`C. S. Lewis` is `Clive Staples Lewis`).
   let says = |(w, initial): &NameWord, (l, _): &NameWord| l == w || *initial && l.starts_with(w.as_str());
-  let mut lead = lead.iter().take(name.len() + MAX_NAME_INSERTS);
+  // An article before a name is no part of it (`The Battle of Uddevalla took place …`).
+  let article = |w: &NameWord| ARTICLES.contains(&w.0.as_str());
+  let skip = usize::from(lead.first().is_some_and(article) && !name.first().is_some_and(article));
+  let mut lead = lead.iter().skip(skip).take(name.len() + MAX_NAME_INSERTS);
   name
     .first()
     .is_some_and(|first| lead.clone().next().is_some_and(|l| says(first, l)))
@@ -805,7 +894,7 @@ fn opens_naming(lead: &[NameWord], name: &[NameWord]) -> bool {
 
 /// A name's words, lower-cased, each with whether it is an initial (`C.` and `S.` of `C. S.
 /// Lewis`, `J.R.R.`: capitals each closed by a full stop).
-fn name_words(name: &str) -> Vec<NameWord> {
+pub(super) fn name_words(name: &str) -> Vec<NameWord> {
   name
     .split_whitespace()
     .flat_map(|token| {
@@ -820,6 +909,9 @@ fn name_words(name: &str) -> Vec<NameWord> {
     })
     .collect()
 }
+
+/// The articles a sentence may open a name with.
+const ARTICLES: [&str; 3] = ["a", "an", "the"];
 
 /// A sentence's opening names a title with this many words more at most among the title's
 /// own: a middle name (`Terry Alan Kath`) or initial, not a clause.
