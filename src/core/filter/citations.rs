@@ -88,6 +88,8 @@ pub(super) fn source_notes(text: &str) -> Vec<Note> {
   }
   let mut tails = closing_parentheses(text);
   tails.extend(dash_tails(text));
+  // A date alone is a reference's own (`Ed Wood. (n.d.). In …`), not a note citing one.
+  tails.retain(|(_, named)| !is_date(named));
   // Notes are how a text cites where they end a good share of its sentences, not where an
   // acronym's parentheses (`… League (AFL).`) recur twice among hundreds.
   let ends = memchr::memchr3_iter(b'.', b'!', b'?', text.as_bytes())
@@ -115,8 +117,12 @@ pub(super) fn source_notes(text: &str) -> Vec<Note> {
     let after_stop = text[..span(text, note).start]
       .trim_end_matches([' ', '*', '_'])
       .ends_with(['.', '!', '?']);
+    // An author-date note (`(Smith, 2020)`, `(Ed Wood, n.d.)`) is one by its form, once or
+    // many times, inside the sentence or after it.
+    let dated = named.rsplit_once(", ").is_some_and(|(_, date)| is_date(date));
     label
       .map(str::to_lowercase)
+      .or_else(|| dated.then(|| AUTHOR_DATE.to_string()))
       .or_else(|| after_stop.then(String::new))
   };
   let keys: Vec<(String, Option<String>)> = tails.iter().map(|t| (t.1.to_lowercase(), form(t))).collect();
@@ -262,6 +268,19 @@ const MIN_NOTE_SHARE: f32 = 0.2;
 /// parenthesis there is no acronym's, and a report that cites so closes each paragraph
 /// with one, whatever the paragraph's length.
 const MIN_CLOSING_SHARE: f32 = 0.5;
+
+/// The form of author-date notes, among the forms `source_notes` counts.
+const AUTHOR_DATE: &str = "(author, date)";
+
+/// Whether `s` is a reference's date: a year (`2020`, Harvard's `2020b`) or `n.d.` (`n.d.b`).
+pub(super) fn is_date(s: &str) -> bool {
+  let s = s.trim();
+  let year = s.len() >= 4
+    && s.as_bytes()[..4].iter().all(u8::is_ascii_digit)
+    && s[4..].chars().all(|c| c.is_ascii_lowercase())
+    && s.len() <= 5;
+  year || s.starts_with("n.d.") && s.len() <= 5
+}
 
 /// The longest annotation read as a source note: a title with its site, not a sentence.
 const MAX_NOTE: usize = 2 * MAX_LABEL;

@@ -647,6 +647,81 @@ He was born in Poughkeepsie in 1924. He made westerns and horror films.\nSources
     );
   }
 
+  /// An author-date note is one by its form: a source cited once (`… Scanian War (Battle of
+  /// Uddevalla, n.d.).`) cites its reference, and a reference's own date (`Scanian War.
+  /// (n.d.). In …`), however often the list repeats it, cites nothing.
+  #[test]
+  fn an_author_date_note_cited_once_cites_its_reference() {
+    let sources = [
+      (
+        "Battle of Uddevalla",
+        vec!["The Battle of Uddevalla took place on August 28, 1677 as part of the Scanian War."],
+      ),
+      (
+        "Mario Alberizzi",
+        vec![
+          "Mario Alberizzi (1609–1680) was a Roman Catholic prelate.",
+          "He served as Apostolic Nuncio to Austria.",
+        ],
+      ),
+      (
+        "Scanian War",
+        vec![
+          "The Scanian War was part of the Northern Wars.",
+          "It was fought from 1675 to 1679.",
+        ],
+      ),
+      (
+        "Viscount Downe",
+        vec![
+          "Viscount Downe is a title in the Peerage of Ireland.",
+          "It was created in 1681.",
+        ],
+      ),
+    ];
+    let body: Vec<String> = sources
+      .iter()
+      .map(|(title, sentences)| {
+        let cited: Vec<String> = sentences
+          .iter()
+          .map(|s| s.replace(".", &format!(" ({title}, n.d.).")))
+          .collect();
+        cited.join(" ")
+      })
+      .collect();
+    let references: Vec<String> = sources
+      .iter()
+      .map(|(t, _)| {
+        format!(
+          "{t}. (n.d.). In *Wikipedia*. Retrieved 1 May 2025, from https://en.wikipedia.org/wiki/{}",
+          t.replace(' ', "_")
+        )
+      })
+      .collect();
+    let text = format!(
+      "# Research summary\n\n{}\n\n## References\n\n{}\n",
+      body.join("\n\n"),
+      references.join("\n\n")
+    );
+    let r = run(
+      &text,
+      "The Battle of Uddevalla occurred during what 1675-1679 wars?",
+      Some(80),
+    );
+    assert!(
+      r.content.contains("August 28, 1677 as part of the Scanian War"),
+      "{}",
+      r.content
+    );
+    assert!(r.content.contains(&references[0]), "{}", r.content);
+    assert!(cites(&r, "Battle of Uddevalla"), "{:?}", r.citations);
+    assert!(
+      r.citations.iter().all(|c| c.marker != "(n.d.)"),
+      "{:?}",
+      r.citations
+    );
+  }
+
   /// In a paragraph that a source line gives several sources (`Sources: 1, 2`), a sentence
   /// that opens by naming one of them (`Terry Alan Kath (1946–1978) was …` for `Terry
   /// Kath`) starts that source's part, titled by it alone: that sentence is the one that
