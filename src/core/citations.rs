@@ -290,7 +290,7 @@ pub fn citing_markers(text: &str) -> impl Iterator<Item = Marker<'_>> {
 /// words (`Online`, `Available`) at either end; else, for an address alone, what its last
 /// part names.
 pub fn title_of(target: &str) -> Cow<'_, str> {
-  if let Some(plain) = untagged(target) {
+  if let Some(plain) = untagged(target).or_else(|| unlinked(target)) {
     return Cow::Owned(title_of(&plain).into_owned());
   }
   let address = target
@@ -446,6 +446,18 @@ pub fn percent_decoded(text: &str) -> String {
     }
   }
   String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
+}
+
+/// A target that opens with a markdown link, written as its text before its address
+/// (`[Ed Wood](https://…/Ed_Wood) (1994)` as `Ed Wood https://…/Ed_Wood (1994)`), so that the
+/// link's brackets are no part of the title; `None` for a target that opens otherwise.
+fn unlinked(target: &str) -> Option<String> {
+  let rest = target.trim_start().strip_prefix('[')?;
+  let close = rest.find("](")?;
+  let end = close + 2 + rest[close + 2..].find(')')?;
+  let (text, address) = (&rest[..close], &rest[close + 2..end]);
+  (!text.contains(['[', ']']) && !address.contains(char::is_whitespace))
+    .then(|| format!("{text} {address}{}", &rest[end + 1..]))
 }
 
 /// An address's host (`en.wikipedia.org`).
@@ -651,6 +663,12 @@ mod tests {
       ),
       ("https://example.org/items/42", ""),
       ("https://example.org/a1b2c3", ""),
+      ("[Monica Seles](https://en.wikipedia.org/wiki/Monica_Seles)", "Monica Seles"),
+      (
+        "[1992 US Open (tennis)](https://en.wikipedia.org/wiki/1992_US_Open_%28tennis%29)",
+        "1992 US Open (tennis)",
+      ),
+      ("[Ed Wood - Wikipedia](https://en.wikipedia.org/wiki/Ed_Wood)", "Ed Wood"),
     ] {
       assert_eq!(title_of(target), title, "{target}");
     }
