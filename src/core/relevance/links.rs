@@ -8,7 +8,7 @@ use crate::core::segment::{
   after_stamp, call_arguments, document_stem, field_line, field_title, file_header, is_inline_tag,
   is_title_attribute, is_title_element, is_title_line, is_titled_tag, json_title, json_unescaped,
   json_written, later_field_title, latex_heading_title, match_prefix, quoted_heading, tag_title,
-  without_org_tags, without_tags,
+  without_addresses, without_org_tags, without_tags,
 };
 use crate::core::sentences::stands_before_name;
 use crate::core::terms::{is_stop_word, push_folded};
@@ -59,9 +59,12 @@ pub(super) fn heading_title(heading: &str) -> String {
       .trim(),
   )
   .trim_end_matches(end);
+  // A heading's address is no part of its title (`**[Ed Wood](https://…)**`, `Ed Wood -
+  // https://…`).
+  let shown = without_addresses(t);
   // A numbered heading (`### 3. Ed Wood`, `1.2 Ed Wood`, `B. Ed Wood`, `II. Ed Wood`), a
-  // linked one (`### [Ed Wood](https://…)`).
-  let t = without_enumerator(without_mark(t));
+  // linked one (`### [Ed Wood](#ed-wood)`).
+  let t = without_enumerator(without_mark(&shown));
   let t = t
     .strip_prefix('[')
     .and_then(|rest| rest.split_once("]("))
@@ -153,7 +156,7 @@ pub(super) fn record_names(paragraph: &str) -> Option<Vec<String>> {
     .iter()
     .map(|&(_, value)| called_with(value).unwrap_or(value))
     .filter(|v| is_title_line(v))
-    .map(title)
+    .map(|v| title(&without_addresses(v)))
     .filter(|n| !n.is_empty())
     .collect();
   Some(names)
@@ -670,16 +673,17 @@ const MAX_LABEL_DIGITS: usize = 3;
 /// — …`, `| Ed Wood | …`). `Err` for a bold mark
 /// never closed.
 fn written_title(t: &str) -> Result<Option<String>, ()> {
+  // A title's address is no part of it (`**[Ed Wood](https://…)**`, `Ed Wood - https://…`).
   for mark in ["**", "__"] {
     if let Some(rest) = t.strip_prefix(mark) {
-      let name = &rest[..rest.find(mark).ok_or(())?];
+      let name = without_addresses(&rest[..rest.find(mark).ok_or(())?]);
       let name = name.trim_end_matches([':', '.', ' ']);
       return Ok((!name.is_empty() && name.len() <= MAX_TITLE_BYTES).then(|| title(name)));
     }
   }
   // A lead that is a title line of its own (a search result's title over its text).
   if is_title_line(t) {
-    return Ok(Some(title(t)));
+    return Ok(Some(title(&without_addresses(t))));
   }
   for separator in [" — ", " – ", ": ", " | ", "\t"] {
     if let Some((name, _)) = t.split_once(separator) {
@@ -1173,7 +1177,7 @@ fn lead_names_of(t: &str, labelled: bool) -> (Vec<String>, usize) {
   if let Some((first, rest)) = labelled.then(|| t.split_once('\n')).flatten() {
     // Over a line that opens a sentence: a wrapped sentence's first line is no title.
     if is_title_line(first) && !rest.trim_start().starts_with(char::is_lowercase) {
-      return (vec![title(first)], 1);
+      return (vec![title(&without_addresses(first))], 1);
     }
   }
   // A name opens with a capital, a digit, a quote or bold marks: a line of code or a
@@ -1787,6 +1791,20 @@ mod tests {
 
   fn names(lead: &str) -> Vec<String> {
     lead_titles(lead).0
+  }
+
+  /// A heading is named without its address: a search result's title line
+  /// (`**[Ed Wood](https://…)**`, `Ed Wood - https://…`), as a linked heading is.
+  #[test]
+  fn a_heading_is_named_without_its_address() {
+    for heading in [
+      "**[Ed Wood](https://en.wikipedia.org/wiki/Ed_Wood)**",
+      "Ed Wood - https://en.wikipedia.org/wiki/Ed_Wood",
+      "### [Ed Wood](https://en.wikipedia.org/wiki/Ed_Wood)",
+      "Ed Wood | https://en.wikipedia.org/wiki/Ed_Wood",
+    ] {
+      assert_eq!(heading_title(heading), "ed wood", "{heading}");
+    }
   }
 
   #[test]

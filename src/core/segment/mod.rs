@@ -16,6 +16,8 @@ mod outline;
 mod stamps;
 mod wrap;
 
+use std::borrow::Cow;
+
 use rustc_hash::FxHashMap;
 
 pub use cycles::{field_line, said};
@@ -987,8 +989,10 @@ pub fn is_title_line(line: &str) -> bool {
 
 /// Whether `line` is shaped as a title line, `cased` asked of it without its bold marks.
 fn titles_as(line: &str, cased: impl Fn(&str) -> bool) -> bool {
+  // A title's address is no part of its length (`Ed Wood - https://…`, `**[Ed Wood](https://…)**`).
+  let shown = without_addresses(line);
   // A block quote's title line is one too (`> Ed Wood` over a quoted paragraph).
-  let t = without_org_tags(line.trim());
+  let t = without_org_tags(shown.trim());
   let t = t.strip_prefix("> ").map_or(t, str::trim);
   let bare = t.trim_start_matches(['*', '_']);
   // Cheapest first: most lines asked are long, or end or open as no title does.
@@ -1057,6 +1061,47 @@ const MIN_TITLE_LETTERS: usize = 2;
 const MAX_ADDRESS_LINES: usize = 2;
 /// A line longer than this holds more than an address.
 const MAX_ADDRESS_LINE: usize = 300;
+
+/// A line as it reads without its addresses: a markdown link as its text (`[Ed Wood](https://…)`
+/// is `Ed Wood`), a web address left out with what joins it to the rest (`Ed Wood -
+/// https://…` is `Ed Wood`). A line without `://`, or too long to be a title with its
+/// addresses, or more than one line, is returned as it is.
+pub fn without_addresses(line: &str) -> Cow<'_, str> {
+  if line.len() > MAX_TITLE_LINE + MAX_ADDRESS_LINE || !line.contains("://") || line.contains('\n') {
+    return Cow::Borrowed(line);
+  }
+  let mut out = String::with_capacity(line.len());
+  let mut rest = line;
+  while let Some(open) = rest.find('[') {
+    let link = rest[open + 1..].find("](").and_then(|close| {
+      let target = open + 1 + close + 2;
+      let end = target + rest[target..].find(')')?;
+      let text = &rest[open + 1..open + 1 + close];
+      (!text.contains(['[', ']']) && rest[target..end].contains("://")).then_some((text, end))
+    });
+    match link {
+      Some((text, end)) => {
+        out.push_str(&rest[..open]);
+        out.push_str(text);
+        rest = &rest[end + 1..];
+      }
+      None => {
+        out.push_str(&rest[..=open]);
+        rest = &rest[open + 1..];
+      }
+    }
+  }
+  out.push_str(rest);
+  let words: Vec<&str> = out.split(' ').filter(|w| !w.contains("://")).collect();
+  let joined = words.join(" ");
+  Cow::Owned(
+    joined
+      .trim_end_matches(|c: char| {
+        c.is_whitespace() || matches!(c, '-' | '\u{2013}' | '\u{2014}' | '|' | ':' | '(' | '<')
+      })
+      .to_string(),
+  )
+}
 
 /// A link or a path alone on its line: one word, with `://` in it or opening as a path does
 /// (`/`, `./`, `~/`); not a closing tag (`</doc>`) or `and/or`.
@@ -1738,6 +1783,26 @@ mod tests {
     assert!(cut("Ed Wood", Granularity::Sentence)
       .iter()
       .all(|p| p.1 == Kind::Text));
+  }
+
+  /// A title line is read without its address: a search result's `Title - https://…` or
+  /// `**[Title](https://…)**` over its text is one however long the address, a sentence
+  /// with a link in it is none.
+  #[test]
+  fn a_title_line_is_read_without_its_address() {
+    let long =
+      "https://en.wikipedia.org/wiki/Nerva%E2%80%93Antonine_dynasty_and_the_five_good_emperors_of_rome";
+    assert!(is_title_line(&format!("Nerva–Antonine dynasty - {long}")));
+    assert!(is_title_line(&format!("**[Nerva–Antonine dynasty]({long})**")));
+    assert!(!is_title_line(&format!(
+      "It ruled from 96 AD. See {long} for more"
+    )));
+    assert_eq!(without_addresses("Ed Wood | https://x.org/ed"), "Ed Wood");
+    assert_eq!(
+      without_addresses("**[Ed Wood](https://x.org/ed)**"),
+      "**Ed Wood**"
+    );
+    assert_eq!(without_addresses("[Ed Wood](#ed-wood)"), "[Ed Wood](#ed-wood)");
   }
 
   /// A title line quoted in a reply (`> Ed Wood` over the quoted paragraph) is one still.
