@@ -327,7 +327,10 @@ pub fn title_of(target: &str) -> Cow<'_, str> {
     let p = part.trim_matches(TITLE_MARKUP);
     !p.is_empty()
       && (CATALOGUE_WORDS.iter().any(|w| p.eq_ignore_ascii_case(w))
-        || host.split('.').any(|label| label.eq_ignore_ascii_case(p)))
+        || host.split('.').any(|label| label.eq_ignore_ascii_case(p))
+        || host
+          .trim_start_matches("www.")
+          .eq_ignore_ascii_case(p.trim_start_matches("www.")))
   };
   // The site's name and the catalogue's words are taken off either end, part by part.
   let mut t = text.trim_matches(TITLE_MARKUP);
@@ -669,6 +672,9 @@ mod tests {
         "1992 US Open (tennis)",
       ),
       ("[Ed Wood - Wikipedia](https://en.wikipedia.org/wiki/Ed_Wood)", "Ed Wood"),
+      // A link that names its site says the page by its address.
+      ("[Wikipedia](https://en.wikipedia.org/wiki/Monica_Seles)", "Monica Seles"),
+      ("[en.wikipedia.org](https://en.wikipedia.org/wiki/Monica_Seles)", "Monica Seles"),
     ] {
       assert_eq!(title_of(target), title, "{target}");
     }

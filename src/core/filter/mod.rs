@@ -647,6 +647,30 @@ He was born in Poughkeepsie in 1924. He made westerns and horror films.\nSources
     );
   }
 
+  /// A link that names its site (`([Wikipedia](https://…/Monica_Seles))`) titles its
+  /// paragraph by its address, as a reference is titled: the paragraph about the source
+  /// the task names is found though its text never names it.
+  #[test]
+  fn a_link_naming_its_site_titles_by_its_address() {
+    let link = |page: &str| format!("([Wikipedia](https://en.wikipedia.org/wiki/{page}))");
+    let report = format!(
+      "# Findings\n\n\
+The former world no. 1 was born in Ostrava in 1960. He retired from professional tennis in 1994. {}\n\n\
+The former world no. 1 was born in Novi Sad in 1973. She became a naturalized American citizen in 1994. {}\n\n\
+The former world no. 1 was born in Prague in 1956. She won her last singles title in 1994. {}\n",
+      link("Ivan_Lendl"),
+      link("Monica_Seles"),
+      link("Martina_Navratilova")
+    );
+    let r = run(&report, "What did Monica Seles do in 1994?", Some(40));
+    assert!(
+      r.content.contains("naturalized American citizen"),
+      "{}",
+      r.content
+    );
+    assert!(!r.content.contains("retired"), "{}", r.content);
+  }
+
   /// An author-date note is one by its form: a source cited once (`… Scanian War (Battle of
   /// Uddevalla, n.d.).`) cites its reference, and a reference's own date (`Scanian War.
   /// (n.d.). In …`), however often the list repeats it, cites nothing.

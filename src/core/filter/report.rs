@@ -399,9 +399,13 @@ impl Report {
         .iter()
         .cloned()
         .chain(
-          inline_links(span)
-            .into_iter()
-            .map(|(link, _)| link_text(link).into()),
+          // A link is titled as a reference is (`title_of`): by its text, or by its
+          // address where the text names the site (`([Wikipedia](https://…/Ed_Wood))`).
+          inline_links(span).into_iter().map(|(link, target)| {
+            title_of(&format!("{} {target}", link_text(link)))
+              .into_owned()
+              .into()
+          }),
         )
         .chain(
           self
