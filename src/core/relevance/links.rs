@@ -1793,20 +1793,6 @@ mod tests {
     lead_titles(lead).0
   }
 
-  /// A heading is named without its address: a search result's title line
-  /// (`**[Ed Wood](https://…)**`, `Ed Wood - https://…`), as a linked heading is.
-  #[test]
-  fn a_heading_is_named_without_its_address() {
-    for heading in [
-      "**[Ed Wood](https://en.wikipedia.org/wiki/Ed_Wood)**",
-      "Ed Wood - https://en.wikipedia.org/wiki/Ed_Wood",
-      "### [Ed Wood](https://en.wikipedia.org/wiki/Ed_Wood)",
-      "Ed Wood | https://en.wikipedia.org/wiki/Ed_Wood",
-    ] {
-      assert_eq!(heading_title(heading), "ed wood", "{heading}");
-    }
-  }
-
   #[test]
   fn an_untitled_paragraph_leads_with_its_title() {
     assert_eq!(
@@ -2161,12 +2147,16 @@ mod tests {
     ];
     let task = "where is the rio hondo department? who was émile zola?";
     assert_eq!(titles_named_by_task(task, &titles), [true, true, false]);
-    // A heading's number or link is no part of its title.
+    // A heading's number, link or address is no part of its title (a search result's title
+    // line: `**[Ed Wood](https://…)**`, `Ed Wood - https://…`).
     for heading in [
       "### 3. Ed Wood",
       "## [Ed Wood](https://en.wikipedia.org/wiki/Ed_Wood)",
       "## **Ed Wood**",
       "== Ed Wood ==",
+      "**[Ed Wood](https://en.wikipedia.org/wiki/Ed_Wood)**",
+      "Ed Wood - https://en.wikipedia.org/wiki/Ed_Wood",
+      "Ed Wood | https://en.wikipedia.org/wiki/Ed_Wood",
     ] {
       assert_eq!(heading_title(heading), "ed wood", "{heading}");
     }
