@@ -8,7 +8,6 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::core::citations::{title_of, MAX_LABEL};
-use crate::core::sentences::for_each_sentence;
 
 use super::citations::{bare_urls, inline_links, link_text};
 use super::report::{name_core, name_words, opens_naming};
@@ -21,6 +20,10 @@ const MIN_NAMED_ENTRIES: usize = 2;
 /// catalogue words (APA's `(n.d.). In *Wikipedia*. Retrieved 1 May 2025, from https://…` is
 /// 9), where a search result's line describes its page in a sentence or more.
 const MAX_ENTRY_WORDS: usize = 12;
+
+/// A paragraph's opening is read this many words far for a name: a title's words and the
+/// few a sentence adds among them (`opens_naming`).
+const MAX_LEAD_WORDS: usize = 16;
 
 /// A listed source: the entry's line, the title it lists, and the paragraphs that open by
 /// naming that title.
@@ -39,7 +42,7 @@ pub(super) struct Listed {
 /// none, and stays text.
 pub(super) fn listed_sources(text: &str, taken: impl Fn(usize) -> bool) -> Vec<Listed> {
   let lines = lines_outside_code(text);
-  // Paragraphs: runs of lines with text that are no entries, each with its first sentence.
+  // The entries, and the paragraphs: runs of lines with text that are no entries.
   let mut entries: Vec<(Range<usize>, Entry)> = Vec::new();
   let mut paragraphs: Vec<Range<usize>> = Vec::new();
   let mut open: Option<Range<usize>> = None;
@@ -55,18 +58,18 @@ pub(super) fn listed_sources(text: &str, taken: impl Fn(usize) -> bool) -> Vec<L
       entries.push((line.clone(), entry));
     }
   }
+  if entries.len() < MIN_NAMED_ENTRIES {
+    return Vec::new();
+  }
   paragraphs.extend(open);
+  // Each paragraph's opening words (a name opens its first line).
   let leads: Vec<(Range<usize>, Vec<_>)> = paragraphs
     .into_iter()
     .map(|p| {
       let body = &text[p.clone()];
-      let mut first = None;
-      for_each_sentence(body, |a, b| {
-        first.get_or_insert(a..b);
-      });
-      let lead = first.map_or(body, |r| &body[r]);
-      let lead = lead.trim_start_matches(|c: char| matches!(c, '*' | '_' | '-' | '>') || c.is_whitespace());
-      (p, name_words(lead))
+      let first = body.lines().next().unwrap_or(body);
+      let lead = first.trim_start_matches(|c: char| matches!(c, '*' | '_' | '-' | '>') || c.is_whitespace());
+      (p, name_words(lead).into_iter().take(MAX_LEAD_WORDS).collect())
     })
     .collect();
   let mut out = Vec::new();
