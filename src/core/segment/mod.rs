@@ -390,11 +390,12 @@ fn segment_with(
           ls
         }
       };
-      // The addresses right under a heading are part of it (`is_title_block`).
+      // The addresses right under a heading are part of it (`is_title_block`), alone on
+      // their lines or as a field's value (`url: https://…` under `title: Ed Wood`).
       let addresses = lines[i + 1..]
         .iter()
         .take(MAX_ADDRESS_LINES)
-        .take_while(|&&(a, b)| is_address(text[a..b].trim()))
+        .take_while(|&&(a, b)| addresses_alone(text[a..b].trim()))
         .count();
       open_heading(out, start, lines[i + addresses].1, &mut heading, &mut next_block);
       i += 1 + addresses;
@@ -742,8 +743,9 @@ fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
     text[lines[k].0..lines[end].1].trim()
   };
   let (mut tags, mut title_lines, mut paragraphs) = (0, 0, 0);
-  // Titled tags not yet followed by a line that is more than markup: they count when
-  // that line is prose (`<source>` over `<document_content>` over the text).
+  // Titled tags not yet followed by a line that is more than markup or an address: they
+  // count when that line is prose (`<source>` over `<document_content>` over the text,
+  // `<title>` over `<url>https://…</url>` over `<content>`).
   let mut waiting = 0;
   let mut fields: FxHashMap<&str, usize> = FxHashMap::default();
   // Whether the lines from the paragraph's opening to this one are fields (`id: 7`).
@@ -752,12 +754,13 @@ fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
     let l = line(k);
     if waiting > 0 {
       let t = without_tags(l);
-      if !t.is_empty() {
+      if !t.is_empty() && !is_address(t.trim()) {
         tags += if is_prose(&t) { waiting } else { 0 };
         waiting = 0;
       }
     }
-    let opens = k == 0 || blank(k - 1) || is_labelled_rule(line(k - 1));
+    // A rule opens a paragraph as a blank line does (front matter's `---` over `title: …`).
+    let opens = k == 0 || blank(k - 1) || is_labelled_rule(line(k - 1)) || is_thematic_break(line(k - 1));
     paragraphs += usize::from(opens);
     let leading_fields = !opens && after_fields;
     after_fields = (opens || after_fields) && fields_only(l);
@@ -1101,6 +1104,11 @@ pub fn without_addresses(line: &str) -> Cow<'_, str> {
       })
       .to_string(),
   )
+}
+
+/// A line that gives an address alone, bare or as a field's value (`url: https://…`).
+fn addresses_alone(line: &str) -> bool {
+  is_address(line) || field(line).is_some_and(|(_, value)| is_address(value.trim()))
 }
 
 /// A link or a path alone on its line: one word, with `://` in it or opening as a path does
@@ -2111,6 +2119,29 @@ mod tests {
       ]
     );
     assert!(!is_title_block("Ed Wood\nsee the page at https://x.org/ed"));
+    // A titled tag over its address, then the text (`<title>` over `<url>` over `<content>`);
+    // front matter, its rules opening paragraphs as blank lines do, its address field part
+    // of the title's heading.
+    let records = format!(
+      "<result index=\"1\">\n<title>Ed Wood</title>\n<url>https://x.org/ed</url>\n<content>Ed Wood {prose}</content>\n</result>\n<result index=\"2\">\n<title>Tim Burton</title>\n<url>https://x.org/tb</url>\n<content>Tim Burton {prose}</content>\n</result>"
+    );
+    assert_eq!(
+      part(&records),
+      [
+        "<title>Ed Wood</title>\n<url>https://x.org/ed</url>",
+        "<title>Tim Burton</title>\n<url>https://x.org/tb</url>"
+      ]
+    );
+    let front = format!(
+      "---\ntitle: Ed Wood\nurl: https://x.org/ed\n---\nEd Wood {prose}\n\n---\ntitle: Tim Burton\nurl: https://x.org/tb\n---\nTim Burton {prose}"
+    );
+    assert_eq!(
+      part(&front),
+      [
+        "title: Ed Wood\nurl: https://x.org/ed",
+        "title: Tim Burton\nurl: https://x.org/tb"
+      ]
+    );
     // A heading's addresses right under it are part of it.
     let headed = cut(
       "## Ed Wood\nhttps://x.org/ed\n\nHe made films.",
