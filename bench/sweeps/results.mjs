@@ -2,9 +2,8 @@
 // and their wrappers print: a title line over the text (with its address, as a link, in bold,
 // numbered), XML records, front matter. An OpenAI Chat thread: the question, one
 // `web_search {query}` call, its `role: tool` result. Written in session 35 as probes of forms
-// the bench did not have (the first five found the title lines that carry an address unread;
-// XML records with an address line and front matter are still weak). Measured by
-// bench/sweep.mjs.
+// the bench did not have (they found title lines, XML records and front matter that carry an
+// address unread). Measured by bench/sweep.mjs.
 const sentences = (p) => p.sentences.map((s) => s.trim()).filter(Boolean)
 const text = (p) => sentences(p).join(' ')
 /** The Wikipedia address of a title, parentheses escaped as a markdown link needs them. */
