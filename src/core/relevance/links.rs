@@ -156,7 +156,7 @@ pub(super) fn record_names(paragraph: &str) -> Option<Vec<String>> {
     .iter()
     .map(|&(_, value)| called_with(value).unwrap_or(value))
     .filter(|v| is_title_line(v))
-    .map(|v| title(&without_addresses(v)))
+    .map(line_title)
     .filter(|n| !n.is_empty())
     .collect();
   Some(names)
@@ -196,6 +196,12 @@ fn title(name: &str) -> String {
   // "Santa Fe, Missouri": text names the place before the comma.
   let t = t.split_once(", ").map_or(t, |(name, _)| name);
   fold_ascii(t)
+}
+
+/// A title line's name (`is_title_line`): its title without its address (`Ed Wood -
+/// https://…` is "ed wood").
+fn line_title(line: &str) -> String {
+  title(&without_addresses(line))
 }
 
 /// Which sections `body` names by one of their names, longest match first:
@@ -683,7 +689,7 @@ fn written_title(t: &str) -> Result<Option<String>, ()> {
   }
   // A lead that is a title line of its own (a search result's title over its text).
   if is_title_line(t) {
-    return Ok(Some(title(&without_addresses(t))));
+    return Ok(Some(line_title(t)));
   }
   for separator in [" — ", " – ", ": ", " | ", "\t"] {
     if let Some((name, _)) = t.split_once(separator) {
@@ -1177,7 +1183,7 @@ fn lead_names_of(t: &str, labelled: bool) -> (Vec<String>, usize) {
   if let Some((first, rest)) = labelled.then(|| t.split_once('\n')).flatten() {
     // Over a line that opens a sentence: a wrapped sentence's first line is no title.
     if is_title_line(first) && !rest.trim_start().starts_with(char::is_lowercase) {
-      return (vec![title(&without_addresses(first))], 1);
+      return (vec![line_title(first)], 1);
     }
   }
   // A name opens with a capital, a digit, a quote or bold marks: a line of code or a
