@@ -787,8 +787,9 @@ fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
 }
 
 /// Whether line `k` is an item that titles the prose right under it (`* Ed Wood` over `Ed
-/// Wood was…`, as org-mode and plain notes head their entries): a title line for its text,
-/// the next line no item and not indented as the item's own continuation would be.
+/// Wood was…`, as org-mode and plain notes head their entries, or `1. [Ed Wood](https://…)`
+/// over its text indented as the item's own lines, as a search's results are listed): a
+/// title line for its text, the next line no item.
 fn is_titled_item(text: &str, lines: &[(usize, usize)], k: usize) -> bool {
   let line = |k: usize| &text[lines[k].0..lines[k].1];
   let item = line(k).trim_start_matches(' ');
@@ -805,8 +806,7 @@ fn is_titled_item(text: &str, lines: &[(usize, usize)], k: usize) -> bool {
   };
   is_list_item(item)
     && is_title_line(&item[item_mark(item)..])
-    && !next.starts_with([' ', '\t'])
-    && !is_list_item(next)
+    && !is_list_item(next.trim_start_matches(' '))
     && prose()
 }
 
@@ -2273,6 +2273,22 @@ mod tests {
     let headings = heading_texts(&got);
     assert_eq!(headings, ["* Ed Wood :wiki:", "* Tim Burton :wiki:"], "{got:?}");
     assert!(is_title_line("Ed Wood :film:wiki:") && !is_title_line(":wiki:"));
+    // A search's numbered links over their text, indented as the item's own lines.
+    let link = |t: &str| format!("[{t}](https://en.wikipedia.org/wiki/{})", t.replace(' ', "_"));
+    let results = format!(
+      "1. {}\n   Ed Wood {prose} He died.\n\n10. {}\n    Tim Burton {prose}",
+      link("Ed Wood"),
+      link("Tim Burton")
+    );
+    let mut part = Vec::new();
+    segment_part(&results, 0, 0, Granularity::Sentence, &mut part, 0);
+    let got: Vec<_> = part.iter().map(|p| (&results[p.start..p.end], p.heading)).collect();
+    assert_eq!(
+      got.iter().filter(|p| p.0.starts_with("He died")).map(|p| p.1).collect::<Vec<_>>(),
+      [Some(0)],
+      "{got:?}"
+    );
+    assert!(part[0].kind == Kind::Heading && part[0].end == results.find('\n').unwrap(), "{got:?}");
     // In a message's part, one such item is no listing: it stays an item.
     let one = format!("* Ed Wood\nEd Wood {prose}");
     let mut part = Vec::new();
