@@ -8,6 +8,7 @@
 //! terms weigh more: task ids (`A.9.1.3`), file paths, backticked names, quoted
 //! phrases and identifiers.
 
+use crate::core::segment::json_unescaped;
 use rustc_hash::FxHashMap;
 use unicode_normalization::char::is_combining_mark;
 use unicode_normalization::UnicodeNormalization;
@@ -78,33 +79,64 @@ impl Terms {
 
 /// The words of `text`: maximal runs of alphanumeric characters and `_`, also joined
 /// across `.`, `/`, `-` and `:` when both sides are word characters (`rate-limit.ts`,
-/// `src/api`, `A.9.1`), so that identifiers and paths stay whole.
+/// `src/api`, `A.9.1`), so that identifiers and paths stay whole. A letter written as a
+/// JSON escape is one of its word's (`Bl\u00e9riot`, as Python's `json.dumps` writes
+/// `Blériot`); any other escaped character parts words (`Nerva\u2013Antonine`).
 pub fn words(text: &str) -> impl Iterator<Item = &str> {
   let is_word = |c: char| c.is_alphanumeric() || c == '_';
   let mut pos = 0;
   std::iter::from_fn(move || {
-    let (off, _) = text[pos..].char_indices().find(|&(_, c)| is_word(c))?;
-    let start = pos + off;
-    let mut end = start;
-    let mut chars = text[start..].char_indices().peekable();
-    while let Some((o, c)) = chars.next() {
+    let mut start = pos;
+    loop {
+      let c = text[start..].chars().next()?;
       if is_word(c) {
-        end = start + o + c.len_utf8();
+        break;
+      }
+      match escape_at(text, start) {
+        Some((e, _)) if is_word(e) => break,
+        Some((_, n)) => start += n,
+        None => start += c.len_utf8(),
+      }
+    }
+    let (mut end, mut at) = (start, start);
+    while let Some(c) = text[at..].chars().next() {
+      if is_word(c) {
+        at += c.len_utf8();
+        end = at;
+        continue;
+      }
+      if let Some((_, n)) = escape_at(text, at).filter(|&(e, _)| is_word(e)) {
+        at += n;
+        end = at;
         continue;
       }
       // A joiner continues the word only when a word character follows it.
-      let joins = match (c, chars.peek()) {
-        ('\'', Some(&(_, n))) => n.is_alphabetic(),
-        ('.' | '/' | '-' | ':', Some(&(_, n))) => is_word(n),
+      let next = text[at + c.len_utf8()..].chars().next();
+      let joins = match (c, next) {
+        ('\'', Some(n)) => n.is_alphabetic(),
+        ('.' | '/' | '-' | ':', Some(n)) => is_word(n),
         _ => false,
       };
       if !joins {
         break;
       }
+      at += c.len_utf8();
     }
     pos = end;
     Some(&text[start..end])
   })
+}
+
+/// The JSON escape of one character at `text[at..]` (`\u00e9`): the character and the
+/// escape's length. A surrogate's half stands for no character of its own: U+FFFD.
+fn escape_at(text: &str, at: usize) -> Option<(char, usize)> {
+  let b = text.as_bytes();
+  if b.get(at) != Some(&b'\\') || b.get(at + 1) != Some(&b'u') {
+    return None;
+  }
+  let hex = text.get(at + 2..at + 6).filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))?;
+  let code = u32::from_str_radix(hex, 16).ok()?;
+  Some((char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER), 6))
 }
 
 /// Whether a word is an identifier or a path rather than plain prose.
@@ -170,7 +202,10 @@ pub fn for_each_form(word: &str, buf: &mut String, mut f: impl FnMut(&str)) {
 /// Appends `normalize(word)` to `buf`.
 fn push_normalized(buf: &mut String, word: &str) {
   let from = buf.len();
-  if word.is_ascii() {
+  if word.contains('\\') {
+    // Letters written as JSON escapes (`words`).
+    push_folded(buf, &json_unescaped(word));
+  } else if word.is_ascii() {
     buf.push_str(word);
     buf[from..].make_ascii_lowercase();
   } else {
@@ -182,13 +217,20 @@ fn push_normalized(buf: &mut String, word: &str) {
 /// Appends `text` lower-cased and without its diacritics ("Márquez" as "marquez",
 /// "Julián" as "julian"): a task is often typed without the accents its sources spell
 /// (as search engines fold them: Lucene's ASCII folding, Unicode's NFD less its marks).
+/// Dashes and curly apostrophes are typed as `-` and `'` ("Nerva-Antonine" names
+/// "Nerva–Antonine dynasty").
 pub fn push_folded(buf: &mut String, text: &str) {
   buf.extend(
     text
       .chars()
       .flat_map(char::to_lowercase)
       .nfd()
-      .filter(|&c| !is_combining_mark(c)),
+      .filter(|&c| !is_combining_mark(c))
+      .map(|c| match c {
+        '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
+        '\u{2018}' | '\u{2019}' => '\'',
+        c => c,
+      }),
   );
 }
 
@@ -494,6 +536,18 @@ mod tests {
         "panic"
       ]
     );
+  }
+
+  /// JSON written in ASCII (`json.dumps`) holds the same words as the text it escapes.
+  #[test]
+  fn words_read_letters_written_as_json_escapes() {
+    let w: Vec<&str> = words(r#"{"title":"Nerva\u2013Antonine dynasty","text":"Bl\u00e9riot \u00c9mile \ud83d\ude00 \u12 C:\\users"}"#).collect();
+    assert_eq!(
+      w,
+      ["title", "Nerva", "Antonine", "dynasty", "text", r"Bl\u00e9riot", r"\u00c9mile", "u12", "C", "users"]
+    );
+    assert_eq!(normalize(r"Bl\u00e9riot"), normalize("Blériot"));
+    assert_eq!(normalize(r"\u00c9mile"), normalize("emile"));
   }
 
   #[test]
