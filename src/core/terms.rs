@@ -134,7 +134,9 @@ fn escape_at(text: &str, at: usize) -> Option<(char, usize)> {
   if b.get(at) != Some(&b'\\') || b.get(at + 1) != Some(&b'u') {
     return None;
   }
-  let hex = text.get(at + 2..at + 6).filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))?;
+  let hex = text
+    .get(at + 2..at + 6)
+    .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))?;
   let code = u32::from_str_radix(hex, 16).ok()?;
   Some((char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER), 6))
 }
@@ -544,7 +546,18 @@ mod tests {
     let w: Vec<&str> = words(r#"{"title":"Nerva\u2013Antonine dynasty","text":"Bl\u00e9riot \u00c9mile \ud83d\ude00 \u12 C:\\users"}"#).collect();
     assert_eq!(
       w,
-      ["title", "Nerva", "Antonine", "dynasty", "text", r"Bl\u00e9riot", r"\u00c9mile", "u12", "C", "users"]
+      [
+        "title",
+        "Nerva",
+        "Antonine",
+        "dynasty",
+        "text",
+        r"Bl\u00e9riot",
+        r"\u00c9mile",
+        "u12",
+        "C",
+        "users"
+      ]
     );
     assert_eq!(normalize(r"Bl\u00e9riot"), normalize("Blériot"));
     assert_eq!(normalize(r"\u00c9mile"), normalize("emile"));

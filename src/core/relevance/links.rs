@@ -2154,7 +2154,10 @@ mod tests {
     let task = "where is the rio hondo department? who was émile zola?";
     assert_eq!(titles_named_by_task(task, &titles), [true, true, false]);
     // Nor whatever its dashes and apostrophes: typed as `-` and `'`.
-    let titles = [vec!["Nerva–Antonine dynasty".to_owned()], vec!["Brahms’ waltzes".to_owned()]];
+    let titles = [
+      vec!["Nerva–Antonine dynasty".to_owned()],
+      vec!["Brahms’ waltzes".to_owned()],
+    ];
     let task = "who ruled in the Nerva-Antonine dynasty? when were Brahms' waltzes written?";
     assert_eq!(titles_named_by_task(task, &titles), [true, true]);
     // A heading's number, link or address is no part of its title (a search result's title

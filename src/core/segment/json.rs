@@ -113,14 +113,70 @@ fn read<'a>(text: &'a str, granularity: Granularity, shared: Option<&'a str>) ->
   let last = scan.pieces.last_mut()?;
   last.end = text.len();
   // One titled record is no list of them: it is titled by what holds it (the call that
-  // brought it back, the document's heading), and read as the text it is.
+  // brought it back, the document's heading), and read as the text it is; but for members
+  // before its title over prose (an API's envelope: ids, counters, the keys that nest the
+  // record, as MediaWiki's and GitHub's answers open), which are no part of the prose's
+  // first sentence: that record is headed as a listed one is.
   // Nor are objects titled past their first string that no list holds (a notebook's
   // `kernelspec` and `language_info`, each with a `name`): they are no list's records.
   // Records with no title are read as records where the text has no lines to be read by
   // (`JSON.stringify` without indentation: fewer lines than records); printed over lines, its
   // lines are what a reader goes by, as a text's.
   let compact = || memchr::memchr_iter(b'\n', text.as_bytes()).count() < scan.untitled;
-  (scan.listed >= MIN_RECORDS || scan.untitled >= MIN_RECORDS && compact()).then_some(scan.pieces)
+  let enveloped = || match &scan.pieces[..] {
+    [h, t, ..] => {
+      h.kind == Kind::Heading
+        && opens_with_members(&text[h.start..h.end])
+        && opens_own_text(&text[t.start..t.end])
+        && scan.pieces.len() > MIN_PROSE_PIECES
+    }
+    _ => false,
+  };
+  (scan.listed >= MIN_RECORDS || scan.listed == 1 && enveloped() || scan.untitled >= MIN_RECORDS && compact())
+    .then_some(scan.pieces)
+}
+
+/// A lone record's text is prose where it is at least this many pieces: sentences, not a
+/// one-line value.
+const MIN_PROSE_PIECES: usize = 2;
+
+/// Whether the piece after a record's heading opens with the record's own text
+/// (`,"url":"https://…","extract":"He was…`): the first value holding a space is a member
+/// of the record, no object or list opening before it (`, 'arguments': {'query': 'Who…'`
+/// is a call's argument, not its record's text).
+fn opens_own_text(piece: &str) -> bool {
+  let mut rest = piece;
+  loop {
+    let member = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ',');
+    let Some(key_end) = member.find([':', '=']) else {
+      return false;
+    };
+    let value = member[key_end + 1..].trim_start();
+    let Some(&quote) = value.as_bytes().first().filter(|q| QUOTES.contains(q)) else {
+      // A number or a constant: on to the next member. An object or a list: no.
+      match value.find(',').filter(|_| !value.starts_with(['{', '['])) {
+        Some(at) => rest = &value[at..],
+        None => return false,
+      }
+      continue;
+    };
+    let string = &value[1..];
+    match closing_quote(string, quote) {
+      Some(end) if !string[..end].contains(char::is_whitespace) => rest = &string[end + 1..],
+      _ => return string.contains(char::is_whitespace),
+    }
+  }
+}
+
+/// Whether a record's heading holds members before its title member (`{"pageid":7,"ns":0,
+/// "title":"Ed Wood"`): more than the one key (`:` or `=`) of the title's own.
+fn opens_with_members(heading: &str) -> bool {
+  json_title(heading).is_some_and(|title| {
+    let at = title.as_ptr() as usize - heading.as_ptr() as usize;
+    heading
+      .get(..at)
+      .is_some_and(|before| before.matches([':', '=']).count() > 1)
+  })
 }
 
 /// The bytes of the title line a string value opens with, its escaped line break
@@ -918,6 +974,33 @@ mod tests {
       ]
     );
     assert_eq!(got[1].0, r#","url":"https://a.org","snippet":"Alpha and more.""#);
+  }
+
+  /// One titled record is read as text, titled by what holds it; but an API's envelope
+  /// over its title is no part of its text's first sentence.
+  #[test]
+  fn a_lone_record_is_headed_where_members_open_it() {
+    let page = r#"{"batchcomplete":"","query":{"pages":{"7":{"pageid":7,"ns":0,"title":"Ed Wood","extract":"He was a filmmaker. He acted."}}}}"#;
+    assert_eq!(
+      cut(page),
+      [
+        (
+          r#"{"batchcomplete":"","query":{"pages":{"7":{"pageid":7,"ns":0,"title":"Ed Wood""#,
+          Kind::Heading,
+          0,
+          None
+        ),
+        (r#","extract":"He was a filmmaker."#, Kind::Text, 1, Some(0)),
+        (r#"He acted."}}}}"#, Kind::Text, 1, Some(0)),
+      ]
+    );
+    // A title with nothing before it is no envelope, nor a call's name over its arguments.
+    for lone in [
+      r#"{"title":"Ed Wood","extract":"He was a filmmaker. He acted."}"#,
+      r#"[{'id': 'call_1', 'type': 'function', 'function': {'name': 'web_search', 'arguments': {'query': 'Ed Wood is a film. Who made it?'}}}]"#,
+    ] {
+      assert!(records(lone, Granularity::Sentence).is_none(), "{lone}");
+    }
   }
 
   #[test]

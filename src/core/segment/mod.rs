@@ -2282,13 +2282,23 @@ mod tests {
     );
     let mut part = Vec::new();
     segment_part(&results, 0, 0, Granularity::Sentence, &mut part, 0);
-    let got: Vec<_> = part.iter().map(|p| (&results[p.start..p.end], p.heading)).collect();
+    let got: Vec<_> = part
+      .iter()
+      .map(|p| (&results[p.start..p.end], p.heading))
+      .collect();
     assert_eq!(
-      got.iter().filter(|p| p.0.starts_with("He died")).map(|p| p.1).collect::<Vec<_>>(),
+      got
+        .iter()
+        .filter(|p| p.0.starts_with("He died"))
+        .map(|p| p.1)
+        .collect::<Vec<_>>(),
       [Some(0)],
       "{got:?}"
     );
-    assert!(part[0].kind == Kind::Heading && part[0].end == results.find('\n').unwrap(), "{got:?}");
+    assert!(
+      part[0].kind == Kind::Heading && part[0].end == results.find('\n').unwrap(),
+      "{got:?}"
+    );
     // In a message's part, one such item is no listing: it stays an item.
     let one = format!("* Ed Wood\nEd Wood {prose}");
     let mut part = Vec::new();
