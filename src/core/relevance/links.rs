@@ -8,7 +8,7 @@ use crate::core::segment::{
   after_stamp, call_arguments, document_stem, field_line, field_title, file_header, is_inline_tag,
   is_title_attribute, is_title_element, is_title_line, is_titled_tag, json_title, json_unescaped,
   json_written, later_field_title, latex_heading_title, match_prefix, quoted_heading, tag_title,
-  without_addresses, without_org_tags, without_tags,
+  without_addresses, without_org_tags, without_ornaments, without_tags,
 };
 use crate::core::sentences::stands_before_name;
 use crate::core::terms::{is_stop_word, push_folded};
@@ -60,8 +60,8 @@ pub(super) fn heading_title(heading: &str) -> String {
   )
   .trim_end_matches(end);
   // A heading's address is no part of its title (`**[Ed Wood](https://…)**`, `Ed Wood -
-  // https://…`).
-  let shown = without_addresses(t);
+  // https://…`), nor its pictographs (`📄 **Ed Wood**`).
+  let shown = without_addresses(without_ornaments(t));
   // A numbered heading (`### 3. Ed Wood`, `1.2 Ed Wood`, `B. Ed Wood`, `II. Ed Wood`), a
   // linked one (`### [Ed Wood](#ed-wood)`).
   let t = without_enumerator(without_mark(&shown));
@@ -179,7 +179,7 @@ fn called_with(value: &str) -> Option<&str> {
 /// A name as a title, case-folded: without a trailing "(…)" or ", …" qualifier, which text
 /// that names the thing leaves out ("Kiskiack (Lee House)" is named "Kiskiack").
 fn title(name: &str) -> String {
-  let mut t = name.trim();
+  let mut t = without_ornaments(name.trim());
   // A tag in brackets before the title is no part of it: a mailing list's (`[Research-l]
   // Ed Wood`), a search hit's kind (`[PDF] Ed Wood`).
   while let Some((_, rest)) = t
@@ -1044,8 +1044,9 @@ const ARTICLES: [&str; 3] = ["a", "an", "the"];
 /// Pekar" is "Harvey Pekar", "Clive Staples Lewis" is "C. S. Lewis").
 pub(super) fn lead_titles(lead: &str) -> (Vec<String>, usize) {
   let labelled = numbered_label(lead.trim_start()).is_some();
-  // A record in guillemets (`[1] «Ed Wood | …»`, as DSPy lists passages) opens with its title.
-  let t = without_mark(lead);
+  // A record in guillemets (`[1] «Ed Wood | …»`, as DSPy lists passages) opens with its title;
+  // a pictograph before a title is no part of it (`📄 Ed Wood`).
+  let t = without_ornaments(without_mark(lead));
   // Tags that title what they wrap (`<document title="Ed Wood">`) are read as its title.
   let t = if opening_element_title(t).is_some() {
     t
@@ -2116,7 +2117,11 @@ mod tests {
       "<b>Ed Wood was a director.</b>",
       "<span class=\"claim\"><i>Ed Wood was a director.</i></span>",
     ] {
-      assert_eq!(lead_titles(lead).0, ["ed wood"], "{lead}");
+      assert_eq!(
+        lead_titles(lead).0.first().map(String::as_str),
+        Some("ed wood"),
+        "{lead}"
+      );
     }
   }
 
@@ -2170,9 +2175,26 @@ mod tests {
       "**[Ed Wood](https://en.wikipedia.org/wiki/Ed_Wood)**",
       "Ed Wood - https://en.wikipedia.org/wiki/Ed_Wood",
       "Ed Wood | https://en.wikipedia.org/wiki/Ed_Wood",
+      // Nor its pictographs, as chat models dress titles.
+      "### 📄 Ed Wood",
+      "📄 **Ed Wood**",
+      "10\u{fe0f}\u{20e3} **Ed Wood**",
+      "▶ Ed Wood ✅",
     ] {
       assert_eq!(heading_title(heading), "ed wood", "{heading}");
     }
+    for lead in [
+      "📄 Ed Wood — He was a filmmaker.",
+      "🎬 **Ed Wood**: He was a filmmaker.",
+    ] {
+      assert_eq!(
+        lead_titles(lead).0.first().map(String::as_str),
+        Some("ed wood"),
+        "{lead}"
+      );
+    }
+    // Quotes and brackets are no pictographs.
+    assert_eq!(heading_title("### “Ed Wood”"), "“ed wood”");
   }
 
   /// People are named by a familiar form of their first name and by a middle initial.

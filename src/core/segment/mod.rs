@@ -947,13 +947,18 @@ fn heading_tag_lines(text: &str, start: usize, end: usize) -> Vec<(usize, usize)
 /// full stop after it), when the paragraph opens with one on its first line, no longer
 /// than `MAX_BOLD_LEAD` bytes, and goes on after it.
 fn bold_lead(paragraph: &str) -> Option<usize> {
-  let mark = ["**", "__"].into_iter().find(|m| paragraph.starts_with(m))?;
+  // A pictograph before it is part of the lead (`📄 **Ed Wood**`).
   let first_line = paragraph.split('\n').next().unwrap_or(paragraph);
+  let ornament = first_line
+    .find(['*', '_'])
+    .filter(|&at| without_ornaments(&first_line[..=at]).len() == 1)?;
+  let (paragraph, first_line) = (&paragraph[ornament..], &first_line[ornament..]);
+  let mark = ["**", "__"].into_iter().find(|m| paragraph.starts_with(m))?;
   let close = 2 + first_line.get(2..)?.find(mark)?;
   let mut end = close + 2;
   end += paragraph[end..].len() - paragraph[end..].trim_start_matches([':', '.']).len();
-  let lead_ok = close > 2 && end <= MAX_BOLD_LEAD && !paragraph[end..].trim().is_empty();
-  lead_ok.then_some(end)
+  let lead_ok = close > 2 && ornament + end <= MAX_BOLD_LEAD && !paragraph[end..].trim().is_empty();
+  lead_ok.then_some(ornament + end)
 }
 
 /// A bold lead longer than this is bold text, not a title.
@@ -1064,6 +1069,45 @@ const MIN_TITLE_LETTERS: usize = 2;
 const MAX_ADDRESS_LINES: usize = 2;
 /// A line longer than this holds more than an address.
 const MAX_ADDRESS_LINE: usize = 300;
+
+/// A title without the pictographs and symbols set before or after it (`📄 Ed Wood`, `▶ Ed
+/// Wood`, `1️⃣ Ed Wood`, `Ed Wood ✅`), as chat models and tools dress their titles: none is a
+/// letter, a digit or a mark a name holds (quotes, brackets).
+pub fn without_ornaments(title: &str) -> &str {
+  // A keycap (`1️⃣`): digits, `#` or `*`, then a variation selector or an enclosing mark.
+  let keys = title
+    .bytes()
+    .take_while(|b| b.is_ascii_digit() || matches!(b, b'#' | b'*'))
+    .count();
+  let t = match &title[keys..] {
+    rest if keys > 0 && rest.starts_with(['\u{fe0f}', '\u{20e3}']) => rest,
+    _ => title,
+  };
+  if t.is_ascii() {
+    return title;
+  }
+  let t = t.trim_start_matches(|c: char| ornament(c) || c.is_whitespace());
+  let t = t.trim_end_matches(|c: char| ornament(c) || c.is_whitespace());
+  if t.is_empty() {
+    title
+  } else {
+    t
+  }
+}
+
+/// A pictograph or a bullet (`📄`, `✅`, `▶`, `→`, `•`), or what joins and dresses one (a
+/// variation selector, a zero-width joiner, a keycap's mark): the blocks of bullets, arrows,
+/// technical and geometric shapes, symbols, dingbats and emoji. No punctuation (a wrapped line may open
+/// with a date range's `– 1963)`), currency, letter or quote.
+fn ornament(c: char) -> bool {
+  matches!(c,
+    '\u{2022}' | '\u{2023}' | '\u{2043}' | '\u{200d}' | '\u{20e3}' | '\u{fe0f}'
+    | '\u{2190}'..='\u{21ff}'
+    | '\u{2300}'..='\u{23ff}'
+    | '\u{25a0}'..='\u{27bf}'
+    | '\u{2b00}'..='\u{2bff}'
+    | '\u{1f000}'..='\u{1faff}')
+}
 
 /// A line as it reads without its addresses: a markdown link as its text (`[Ed Wood](https://…)`
 /// is `Ed Wood`), a web address left out with what joins it to the rest (`Ed Wood -
@@ -1528,7 +1572,11 @@ fn is_wiki_heading(line: &str) -> bool {
 fn item_mark(item: &str) -> usize {
   let t = item.trim_start_matches(' ');
   let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-  let mark = if digits > 0 { digits + 1 } else { 1 };
+  let mark = if digits > 0 {
+    digits + 1
+  } else {
+    symbol_bullet(t).unwrap_or(1)
+  };
   let rest = &t[mark.min(t.len())..];
   item.len() - rest.trim_start_matches([' ', '\t']).len()
 }
@@ -1537,7 +1585,17 @@ fn is_list_item(line: &str) -> bool {
   if let Some(rest) = line.strip_prefix(['-', '*', '+']) {
     return rest.starts_with([' ', '\t']) && !rest.trim().is_empty() && !line.starts_with("---");
   }
-  ordinal(line).is_some()
+  ordinal(line).is_some() || symbol_bullet(line).is_some()
+}
+
+/// The bytes of a bullet written as a symbol before a space (`• `, `▶ `, `✅ `, `🔹 `, as
+/// plain-text lists and chat models write them), with its variation selector; `None` where
+/// the line opens otherwise or holds nothing after it.
+fn symbol_bullet(line: &str) -> Option<usize> {
+  let first = line.chars().next().filter(|&c| ornament(c))?;
+  let mark = first.len_utf8() + line[first.len_utf8()..].strip_prefix('\u{fe0f}').map_or(0, |_| 3);
+  let rest = line[mark..].strip_prefix(' ')?;
+  (!rest.trim().is_empty()).then_some(mark)
 }
 
 /// Whether a list item may interrupt a paragraph (CommonMark's rule): a bullet's, or an
@@ -2313,6 +2371,50 @@ mod tests {
     assert!(cut(steps, Granularity::Sentence)
       .iter()
       .all(|p| p.1 == Kind::Item));
+  }
+
+  /// A symbol before a space opens an item as a bullet does (`• `, `✅ `, `🔹 `), its
+  /// variation selector with it; a symbol within a word or alone opens none.
+  #[test]
+  fn a_symbol_before_a_space_is_a_bullet() {
+    let findings = "## Findings\n✅ Ed Wood made films. He was born in 1924.\n• Tim Burton directed it.\n❤\u{fe0f} Fans loved it.";
+    let got = cut(findings, Granularity::Sentence);
+    let items: Vec<&str> = got.iter().filter(|p| p.1 == Kind::Item).map(|p| p.0).collect();
+    assert_eq!(
+      items,
+      [
+        "✅ Ed Wood made films.",
+        "• Tim Burton directed it.",
+        "❤\u{fe0f} Fans loved it."
+      ],
+      "{got:?}"
+    );
+    for line in [
+      "✅",
+      "✅Done",
+      "“Ed Wood” made films.",
+      "Ed Wood ✅ made films.",
+      "– 22 November 1963) was",
+      "£ 5 million",
+    ] {
+      assert!(!is_list_item(line), "{line}");
+    }
+  }
+
+  /// A pictograph before a bold title line is part of the lead that heads its paragraph.
+  #[test]
+  fn a_pictograph_opens_a_bold_lead() {
+    assert_eq!(
+      bold_lead("📄 **Ed Wood**\nHe made films."),
+      Some("📄 **Ed Wood**".len())
+    );
+    assert_eq!(
+      bold_lead("**Ed Wood**: He made films."),
+      Some("**Ed Wood**:".len())
+    );
+    assert_eq!(bold_lead("He made **films** and more."), None);
+    assert_eq!(without_ornaments("1\u{fe0f}\u{20e3} Ed Wood ⭐"), "Ed Wood");
+    assert_eq!(without_ornaments("📄"), "📄");
   }
 
   /// A thematic break closes the block over it: a YAML stream's documents, each opened by
