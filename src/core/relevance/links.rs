@@ -5,10 +5,10 @@ use std::borrow::Cow;
 use super::index::fold_ascii;
 use crate::core::citations::{percent_decoded, tag_len, without_closing_tag};
 use crate::core::segment::{
-  after_stamp, call_arguments, document_stem, field_line, field_title, file_header, is_inline_tag,
-  is_title_attribute, is_title_element, is_title_line, is_titled_tag, json_title, json_unescaped,
-  json_written, later_field_title, latex_heading_title, match_prefix, quoted_heading, tag_title,
-  without_addresses, without_org_tags, without_ornaments, without_tags,
+  after_stamp, before_barred_field, call_arguments, document_stem, field_line, field_title, file_header,
+  is_inline_tag, is_title_attribute, is_title_element, is_title_line, is_titled_tag, json_title,
+  json_unescaped, json_written, later_field_title, latex_heading_title, match_prefix, quoted_heading,
+  tag_title, without_addresses, without_org_tags, without_ornaments, without_tags,
 };
 use crate::core::sentences::stands_before_name;
 use crate::core::terms::{is_stop_word, push_folded};
@@ -202,6 +202,33 @@ fn title(name: &str) -> String {
 /// https://…` is "ed wood").
 fn line_title(line: &str) -> String {
   title(&without_addresses(line))
+}
+
+/// A title line without the marks wrapped around the whole of it: emphasis (`_Ed Wood_`,
+/// `***Ed Wood***`), code (`` `Ed Wood` ``), brackets (`[Ed Wood]`, `【Ed Wood】`); `None`
+/// where none wraps it.
+fn unwrapped(line: &str) -> Option<&str> {
+  const WRAPS: [(&str, &str); 8] = [
+    ("**", "**"),
+    ("__", "__"),
+    ("*", "*"),
+    ("_", "_"),
+    ("`", "`"),
+    ("[", "]"),
+    ("【", "】"),
+    ("「", "」"),
+  ];
+  let mut t = line.trim();
+  let mut found = false;
+  while let Some(inner) = WRAPS.iter().find_map(|&(open, close)| {
+    let inner = t.strip_prefix(open)?.strip_suffix(close)?;
+    // One pair around the whole line, not two marked words (`*Ed* and *Tim*`).
+    (!inner.contains(close) && !inner.trim().is_empty()).then_some(inner)
+  }) {
+    t = inner.trim();
+    found = true;
+  }
+  found.then_some(t)
 }
 
 /// Which sections `body` names by one of their names, longest match first:
@@ -486,12 +513,13 @@ fn without_mark(lead: &str) -> &str {
   if let Some(rest) = numbered_label(t).or_else(|| section_number(t)) {
     return rest;
   }
-  for (open, close) in [('[', ']'), ('(', ')')] {
+  // Full-width brackets need no space after them (`【2】Ed Wood`, as CJK search tools write).
+  for (open, close) in [('[', ']'), ('(', ')'), ('【', '】')] {
     if let Some(rest) = t.strip_prefix(open) {
       let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
       if let Some(after) = rest[digits..]
         .strip_prefix(close)
-        .filter(|a| digits > 0 && a.starts_with(' '))
+        .filter(|a| digits > 0 && (a.starts_with(' ') || !close.is_ascii()))
       {
         return after.trim_start();
       }
@@ -577,7 +605,13 @@ fn numbered_label(t: &str) -> Option<&str> {
   if digits == 0 || digits > MAX_LABEL_DIGITS {
     return None;
   }
+  // Of how many (`Result 1 of 10: Ed Wood`).
   let rest = &number[digits..];
+  let rest = rest
+    .strip_prefix(" of ")
+    .map(|of| of.trim_start_matches(|c: char| c.is_ascii_digit()))
+    .filter(|after| after.len() < rest.len() - 4)
+    .unwrap_or(rest);
   let line_end = rest.trim_start_matches([' ', '\t']).starts_with(['\n', '\r']);
   let rest = if line_end {
     rest.trim_start()
@@ -765,6 +799,7 @@ fn opening_field_title(t: &str) -> Option<&str> {
   if !is_title_attribute(key) {
     return None;
   }
+  let value = before_barred_field(value);
   let next = value.match_indices(": ").find_map(|(at, _)| {
     let key_start = value[..at].rfind(' ')? + 1;
     let key = &value[key_start..at];
@@ -1178,6 +1213,14 @@ fn lead_names_of(t: &str, labelled: bool) -> (Vec<String>, usize) {
     .or_else(|| first_line.is_none().then(|| field_title(t)).flatten())
   {
     return (vec![title(field)], 1);
+  }
+  // A title line wrapped in marks, alone or over the text (`[Ed Wood]`, `_Ed Wood_`,
+  // `【Ed Wood】`); over a line that opens a sentence.
+  let (first, rest) = t.split_once('\n').unwrap_or((t, ""));
+  if let Some(inner) = unwrapped(first).filter(|inner| is_title_line(inner)) {
+    if !rest.trim_start().starts_with(char::is_lowercase) {
+      return (vec![title(inner)], 1);
+    }
   }
   // A title on the first line of a record its label opened (`Doc 3: Ed Wood` over `Ed
   // Wood was…`, read without its label).
@@ -2195,6 +2238,31 @@ mod tests {
     }
     // Quotes and brackets are no pictographs.
     assert_eq!(heading_title("### “Ed Wood”"), "“ed wood”");
+  }
+
+  /// A title line wrapped in marks names its text as a bare one does; a full-width index
+  /// (`【2】`) and a label counting of how many (`Result 1 of 10:`) are no part of a title,
+  /// nor is the next field a bar apart (`Title: Ed Wood | Source: …`).
+  #[test]
+  fn a_title_line_is_read_inside_its_marks() {
+    for lead in [
+      "[Ed Wood]\nHe was a filmmaker.",
+      "`Ed Wood`\nHe was a filmmaker.",
+      "【Ed Wood】\nHe was a filmmaker.",
+      "_Ed Wood_\nHe was a filmmaker.",
+      "【2】Ed Wood",
+      "Result 1 of 10: Ed Wood",
+      "Title: Ed Wood | Source: en.wikipedia.org | Date: 2024-01-01",
+    ] {
+      assert_eq!(
+        lead_titles(lead).0.first().map(String::as_str),
+        Some("ed wood"),
+        "{lead}"
+      );
+    }
+    assert_eq!(unwrapped("*Ed* and *Tim*"), None);
+    assert_eq!(unwrapped("**_Ed Wood_**"), Some("Ed Wood"));
+    assert_eq!(field_title("Title: AC | DC"), Some("AC | DC"));
   }
 
   /// People are named by a familiar form of their first name and by a middle initial.

@@ -978,6 +978,10 @@ fn reads_as_heading(line: &str, underline: &str) -> bool {
   if underline.trim_start().starts_with('=') {
     return t.chars().count() <= MAX_TITLE_LINE;
   }
+  // A box-drawn rule is as often a record's close as a title's underline: a title line only.
+  if is_box_rule(underline) {
+    return is_title_line(t);
+  }
   let field = field_key(t).is_some_and(|key| {
     !key.is_empty()
       && key
@@ -1215,7 +1219,10 @@ pub fn tag_title(tag: &str) -> Option<&str> {
       .strip_prefix("<![CDATA[")
       .and_then(|rest| rest.strip_suffix("]]>"))
       .unwrap_or(inner);
-    (!inner.trim().is_empty() && !inner.contains('<')).then_some(inner)
+    // A summary titles where it reads as a title: a `<details>` element's does; a feed
+    // entry's or a report's is prose.
+    let titles = *element != "summary" || is_title_line(inner);
+    (titles && !inner.trim().is_empty() && !inner.contains('<')).then_some(inner)
   })
 }
 
@@ -1224,8 +1231,18 @@ pub fn tag_title(tag: &str) -> Option<&str> {
 pub fn field_title(line: &str) -> Option<&str> {
   let (key, value) = field(line)?;
   // A value may be quoted, as YAML and JSON write it.
-  let value = value.trim().trim_matches('"').trim();
+  let value = before_barred_field(value).trim().trim_matches('"').trim();
   (is_title_attribute(key) && !value.is_empty() && value.len() <= MAX_TITLE_LINE).then_some(value)
+}
+
+/// A field's value up to the next field a bar apart on its line (`Ed Wood` of `Title: Ed
+/// Wood | Source: en.wikipedia.org | Date: …`).
+pub fn before_barred_field(value: &str) -> &str {
+  let next = value.match_indices(" | ").find(|&(at, _)| {
+    let key = value[at + 3..].split_once(": ").map_or("", |(key, _)| key);
+    !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphabetic() || b == b'_')
+  });
+  next.map_or(value, |(at, _)| &value[..at])
 }
 
 /// The value of the title field that closes a record's piece after its text (`- claim:
@@ -1363,9 +1380,9 @@ const TITLE_ATTRIBUTES: [&str; 10] = [
   "title", "name", "source", "path", "file", "filename", "page", "heading", "headline", "subject",
 ];
 /// Elements whose text names what is wrapped around them, or what follows them (HTML's
-/// headings).
-const TITLE_ELEMENTS: [&str; 10] = [
-  "title", "source", "name", "h1", "h2", "h3", "h4", "h5", "h6", "dt",
+/// headings, a `<details>` element's `<summary>`).
+const TITLE_ELEMENTS: [&str; 11] = [
+  "title", "source", "name", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "summary",
 ];
 /// HTML's phrasing elements that mark up words inside a sentence.
 const INLINE_ELEMENTS: [&str; 16] = [
@@ -1377,11 +1394,23 @@ const MAX_TAG_LINE: usize = 300;
 /// `===` or `---` (two or more) alone on a line.
 fn is_setext_underline(line: &str) -> bool {
   let t = line.trim();
-  t.len() >= 2 && (t.bytes().all(|c| c == b'=') || t.bytes().all(|c| c == b'-'))
+  t.len() >= 2 && (t.bytes().all(|c| c == b'=') || t.bytes().all(|c| c == b'-')) || is_box_rule(t)
 }
 
-/// Three or more `-`, `*` or `_` alone on a line, spaces between allowed (`---`, `* * *`).
+/// A line drawn with one of the box-drawing characters (`════`, `────`), as programs and
+/// chat models rule off their records: a rule, or a title's underline.
+fn is_box_rule(line: &str) -> bool {
+  let mut chars = line.trim().chars();
+  let first = chars.next().filter(|c| ('\u{2500}'..='\u{257f}').contains(c));
+  first.is_some_and(|f| chars.clone().count() >= 2 && chars.all(|c| c == f))
+}
+
+/// Three or more `-`, `*` or `_` alone on a line, spaces between allowed (`---`, `* * *`),
+/// or a box-drawn rule.
 fn is_thematic_break(line: &str) -> bool {
+  if is_box_rule(line) {
+    return true;
+  }
   let marks = line.trim().bytes().filter(|&c| c != b' ' && c != b'\t');
   let mut count = 0;
   let mut first = None;
@@ -2371,6 +2400,46 @@ mod tests {
     assert!(cut(steps, Granularity::Sentence)
       .iter()
       .all(|p| p.1 == Kind::Item));
+  }
+
+  /// Box-drawn rules set records apart, and underline a title as `===` does.
+  #[test]
+  fn box_drawn_rules_rule_off_records() {
+    let rule = "═".repeat(20);
+    let text = format!("{rule}\nEd Wood\n{rule}\nEd Wood was a filmmaker. He died.\n{rule}\nTim Burton\n{rule}\nTim Burton directed it.");
+    let got = cut(&text, Granularity::Sentence);
+    assert_eq!(
+      heading_texts(&got),
+      [format!("Ed Wood\n{rule}"), format!("Tim Burton\n{rule}")],
+      "{got:?}"
+    );
+    assert!(is_box_rule("────") && !is_box_rule("──") && !is_box_rule("─═─"));
+  }
+
+  /// A `<details>` element is titled by its `<summary>`, as a section by its heading.
+  #[test]
+  fn a_summary_titles_its_details() {
+    let prose =
+      "was an American filmmaker who made low-budget films in the 1950s and is remembered for them by many.";
+    let details = |t: &str| format!("<details>\n<summary>{t}</summary>\n\n{t} {prose} He died.\n</details>");
+    let text = format!("{}\n{}", details("Ed Wood"), details("Tim Burton"));
+    let mut part = Vec::new();
+    segment_part(&text, 0, 0, Granularity::Sentence, &mut part, 0);
+    let heads = |needle: &str| {
+      let p = part
+        .iter()
+        .filter(|p| text[p.start..p.end].starts_with(needle))
+        .nth(1)
+        .unwrap();
+      p.heading.map(|h| text[part[h].start..part[h].end].trim())
+    };
+    assert_eq!(
+      heads("He died"),
+      Some("<summary>Tim Burton</summary>"),
+      "{part:?}"
+    );
+    // A summary of sentences is prose, no title (a feed entry's, a report's).
+    assert!(tag_title("<summary>Ten sources were read.</summary>").is_none());
   }
 
   /// A symbol before a space opens an item as a bullet does (`• `, `✅ `, `🔹 `), its
