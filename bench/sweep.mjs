@@ -2,10 +2,11 @@
 // layouts, agent frameworks' threads, report styles, nested outlines), written by helpers from
 // the tools' and frameworks' own shapes, to check that relevance holds beyond the bench's
 // layouts; and probes written later the same way (`results`: a search result's layouts,
-// `lists`: reports' lists and links of sources). Not part of `npm run bench`; numbers only, per rendering, on one half of the
+// `lists`: reports' lists and links of sources; `dressed`, `dressed-reports`: titles and
+// bullets dressed in pictographs). Not part of `npm run bench`; numbers only, per rendering, on one half of the
 // questions (odd indices develop, even ones check, as in bench/forms.mjs).
 //
-//   node bench/sweep.mjs texts|agents|reports|nested|results|lists [--half odd|even|all] [--only NAME,…] [--limit N]
+//   node bench/sweep.mjs texts|agents|reports|nested|results|lists|dressed|dressed-reports [--half odd|even|all] [--only NAME,…] [--limit N]
 //
 // Per rendering: supporting-sentence recall at a quarter of the context's tokens, the share of
 // questions with all recalled, extractions over budget, and `reachable` (the recall of the
@@ -61,8 +62,8 @@ const flag = (name, fallback) => {
   return at >= 0 ? args[at + 1] : fallback
 }
 const sweep = args[0]
-if (!['texts', 'agents', 'reports', 'nested', 'results', 'lists'].includes(sweep)) {
-  console.error('usage: node bench/sweep.mjs texts|agents|reports|nested|results|lists [--half odd|even|all] [--only NAME,…] [--limit N]')
+if (!['texts', 'agents', 'reports', 'nested', 'results', 'lists', 'dressed', 'dressed-reports'].includes(sweep)) {
+  console.error('usage: node bench/sweep.mjs texts|agents|reports|nested|results|lists|dressed|dressed-reports [--half odd|even|all] [--only NAME,…] [--limit N]')
   process.exit(2)
 }
 const module = await import(`./sweeps/${sweep}.mjs`)
