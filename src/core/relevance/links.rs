@@ -76,7 +76,9 @@ pub(super) fn heading_title(heading: &str) -> String {
     .and_then(|rest| rest.strip_suffix(']'))
     .filter(|name| !name.contains(['[', ']']))
     .unwrap_or(t);
-  title(t.trim_matches(['*', '_']).trim_end_matches(end))
+  // A bold heading's own number (`**1. Ed Wood**`).
+  let t = without_enumerator(without_mark(t.trim_matches(['*', '_'])));
+  title(t.trim_end_matches(end))
 }
 
 /// Spaces that set a heading's columns apart: wider than a sentence's gap after its full
@@ -714,10 +716,11 @@ const MAX_LABEL_DIGITS: usize = 3;
 /// never closed.
 fn written_title(t: &str) -> Result<Option<String>, ()> {
   // A title's address is no part of it (`**[Ed Wood](https://…)**`, `Ed Wood - https://…`).
-  for mark in ["**", "__"] {
+  for mark in ["**", "__", "*", "_"] {
     if let Some(rest) = t.strip_prefix(mark) {
       let name = without_addresses(&rest[..rest.find(mark).ok_or(())?]);
-      let name = name.trim_end_matches([':', '.', ' ']);
+      // Its own number (`**1. Ed Wood**`).
+      let name = without_mark(name.trim_end_matches([':', '.', ' ']));
       return Ok((!name.is_empty() && name.len() <= MAX_TITLE_BYTES).then(|| title(name)));
     }
   }
@@ -2223,6 +2226,8 @@ mod tests {
       "📄 **Ed Wood**",
       "10\u{fe0f}\u{20e3} **Ed Wood**",
       "▶ Ed Wood ✅",
+      // Nor a bold heading's own number.
+      "**1. Ed Wood**",
     ] {
       assert_eq!(heading_title(heading), "ed wood", "{heading}");
     }

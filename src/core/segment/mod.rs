@@ -953,11 +953,23 @@ fn bold_lead(paragraph: &str) -> Option<usize> {
     .find(['*', '_'])
     .filter(|&at| without_ornaments(&first_line[..=at]).len() == 1)?;
   let (paragraph, first_line) = (&paragraph[ornament..], &first_line[ornament..]);
-  let mark = ["**", "__"].into_iter().find(|m| paragraph.starts_with(m))?;
-  let close = 2 + first_line.get(2..)?.find(mark)?;
-  let mut end = close + 2;
+  let mark = ["**", "__", "*", "_"]
+    .into_iter()
+    .find(|m| paragraph.starts_with(m))?;
+  let close = mark.len() + first_line.get(mark.len()..)?.find(mark)?;
+  let mut end = close + mark.len();
+  let marked = &paragraph[mark.len()..close];
   end += paragraph[end..].len() - paragraph[end..].trim_start_matches([':', '.']).len();
-  let lead_ok = close > 2 && ornament + end <= MAX_BOLD_LEAD && !paragraph[end..].trim().is_empty();
+  // An italic lead closes with its colon or full stop, or its line (`*Ed Wood:* …`): an
+  // italic name goes on in its sentence (`*Ed Wood* is a film`).
+  let italic_closes = mark.len() == 2
+    || marked.ends_with([':', '.'])
+    || paragraph[..end].ends_with([':', '.'])
+    || paragraph[end..].starts_with(['\n', '\r']);
+  let lead_ok = close > mark.len()
+    && italic_closes
+    && ornament + end <= MAX_BOLD_LEAD
+    && !paragraph[end..].trim().is_empty();
   lead_ok.then_some(ornament + end)
 }
 
@@ -2482,6 +2494,10 @@ mod tests {
       Some("**Ed Wood**:".len())
     );
     assert_eq!(bold_lead("He made **films** and more."), None);
+    // An italic one closes with its colon or its line; an italic name goes on.
+    assert_eq!(bold_lead("*Ed Wood:* He made films."), Some("*Ed Wood:*".len()));
+    assert_eq!(bold_lead("_Ed Wood_\nHe made films."), Some("_Ed Wood_".len()));
+    assert_eq!(bold_lead("*Ed Wood* is a film."), None);
     assert_eq!(without_ornaments("1\u{fe0f}\u{20e3} Ed Wood ⭐"), "Ed Wood");
     assert_eq!(without_ornaments("📄"), "📄");
   }
