@@ -2163,11 +2163,7 @@ mod tests {
       "<b>Ed Wood was a director.</b>",
       "<span class=\"claim\"><i>Ed Wood was a director.</i></span>",
     ] {
-      assert_eq!(
-        lead_titles(lead).0.first().map(String::as_str),
-        Some("ed wood"),
-        "{lead}"
-      );
+      assert_eq!(lead_titles(lead).0, ["ed wood"], "{lead}");
     }
   }
 

@@ -115,8 +115,8 @@ fn read<'a>(text: &'a str, granularity: Granularity, shared: Option<&'a str>) ->
   // One titled record is no list of them: it is titled by what holds it (the call that
   // brought it back, the document's heading), and read as the text it is; but for members
   // before its title over prose (an API's envelope: ids, counters, the keys that nest the
-  // record, as MediaWiki's and GitHub's answers open), which are no part of the prose's
-  // first sentence: that record is headed as a listed one is.
+  // record, as MediaWiki's answer opens), which are no part of the prose's first sentence:
+  // that record is headed as a listed one is.
   // Nor are objects titled past their first string that no list holds (a notebook's
   // `kernelspec` and `language_info`, each with a `name`): they are no list's records.
   // Records with no title are read as records where the text has no lines to be read by

@@ -944,15 +944,15 @@ fn heading_tag_lines(text: &str, start: usize, end: usize) -> Vec<(usize, usize)
 }
 
 /// The length of a paragraph's bold lead (`**Title.**`, `__Title__:`, with the colon or
-/// full stop after it), when the paragraph opens with one on its first line, no longer
-/// than `MAX_BOLD_LEAD` bytes, and goes on after it.
+/// full stop after it; or an italic one that closes so), when the paragraph opens with one
+/// on its first line, no longer than `MAX_BOLD_LEAD` bytes, and goes on after it.
 fn bold_lead(paragraph: &str) -> Option<usize> {
   // A pictograph before it is part of the lead (`📄 **Ed Wood**`).
   let first_line = paragraph.split('\n').next().unwrap_or(paragraph);
-  let ornament = first_line
+  let dressed = first_line
     .find(['*', '_'])
     .filter(|&at| without_ornaments(&first_line[..=at]).len() == 1)?;
-  let (paragraph, first_line) = (&paragraph[ornament..], &first_line[ornament..]);
+  let (paragraph, first_line) = (&paragraph[dressed..], &first_line[dressed..]);
   let mark = ["**", "__", "*", "_"]
     .into_iter()
     .find(|m| paragraph.starts_with(m))?;
@@ -968,9 +968,9 @@ fn bold_lead(paragraph: &str) -> Option<usize> {
     || paragraph[end..].starts_with(['\n', '\r']);
   let lead_ok = close > mark.len()
     && italic_closes
-    && ornament + end <= MAX_BOLD_LEAD
+    && dressed + end <= MAX_BOLD_LEAD
     && !paragraph[end..].trim().is_empty();
-  lead_ok.then_some(ornament + end)
+  lead_ok.then_some(dressed + end)
 }
 
 /// A bold lead longer than this is bold text, not a title.
@@ -1086,9 +1086,8 @@ const MAX_ADDRESS_LINES: usize = 2;
 /// A line longer than this holds more than an address.
 const MAX_ADDRESS_LINE: usize = 300;
 
-/// A title without the pictographs and symbols set before or after it (`📄 Ed Wood`, `▶ Ed
-/// Wood`, `1️⃣ Ed Wood`, `Ed Wood ✅`), as chat models and tools dress their titles: none is a
-/// letter, a digit or a mark a name holds (quotes, brackets).
+/// A title without the pictographs set before or after it (`📄 Ed Wood`, `▶ Ed Wood`, `1️⃣ Ed
+/// Wood`, `Ed Wood ✅`: see `ornament`), as chat models and tools dress their titles.
 pub fn without_ornaments(title: &str) -> &str {
   // A keycap (`1️⃣`): digits, `#` or `*`, then a variation selector or an enclosing mark.
   let keys = title
@@ -1113,8 +1112,8 @@ pub fn without_ornaments(title: &str) -> &str {
 
 /// A pictograph or a bullet (`📄`, `✅`, `▶`, `→`, `•`), or what joins and dresses one (a
 /// variation selector, a zero-width joiner, a keycap's mark): the blocks of bullets, arrows,
-/// technical and geometric shapes, symbols, dingbats and emoji. No punctuation (a wrapped line may open
-/// with a date range's `– 1963)`), currency, letter or quote.
+/// technical and geometric shapes, symbols, dingbats and emoji. No punctuation (a wrapped
+/// line may open with a date range's `– 1963)`), currency, letter or quote.
 fn ornament(c: char) -> bool {
   matches!(c,
     '\u{2022}' | '\u{2023}' | '\u{2043}' | '\u{200d}' | '\u{20e3}' | '\u{fe0f}'
