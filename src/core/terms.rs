@@ -86,41 +86,51 @@ pub fn words(text: &str) -> impl Iterator<Item = &str> {
   let is_word = |c: char| c.is_alphanumeric() || c == '_';
   let mut pos = 0;
   std::iter::from_fn(move || {
-    let mut start = pos;
-    loop {
-      let c = text[start..].chars().next()?;
-      if is_word(c) {
-        break;
+    // An escape is ASCII: its other bytes are as many characters to pass.
+    let pass = |chars: &mut std::str::CharIndices, n: usize| {
+      for _ in 1..n {
+        chars.next();
       }
-      match escape_at(text, start) {
-        Some((e, _)) if is_word(e) => break,
-        Some((_, n)) => start += n,
-        None => start += c.len_utf8(),
-      }
-    }
-    let (mut end, mut at) = (start, start);
-    while let Some(c) = text[at..].chars().next() {
+    };
+    let mut chars = text[pos..].char_indices();
+    let start = loop {
+      let (o, c) = chars.next()?;
       if is_word(c) {
-        at += c.len_utf8();
-        end = at;
+        break pos + o;
+      }
+      if c == '\\' {
+        match escape_at(text, pos + o) {
+          Some((e, _)) if is_word(e) => break pos + o,
+          Some((_, n)) => pass(&mut chars, n),
+          None => {}
+        }
+      }
+    };
+    let mut end = start;
+    let mut chars = text[start..].char_indices().peekable();
+    while let Some((o, c)) = chars.next() {
+      if is_word(c) {
+        end = start + o + c.len_utf8();
         continue;
       }
-      if let Some((_, n)) = escape_at(text, at).filter(|&(e, _)| is_word(e)) {
-        at += n;
-        end = at;
-        continue;
+      if c == '\\' {
+        if let Some((_, n)) = escape_at(text, start + o).filter(|&(e, _)| is_word(e)) {
+          end = start + o + n;
+          for _ in 1..n {
+            chars.next();
+          }
+          continue;
+        }
       }
       // A joiner continues the word only when a word character follows it.
-      let next = text[at + c.len_utf8()..].chars().next();
-      let joins = match (c, next) {
-        ('\'', Some(n)) => n.is_alphabetic(),
-        ('.' | '/' | '-' | ':', Some(n)) => is_word(n),
+      let joins = match (c, chars.peek()) {
+        ('\'', Some(&(_, n))) => n.is_alphabetic(),
+        ('.' | '/' | '-' | ':', Some(&(_, n))) => is_word(n),
         _ => false,
       };
       if !joins {
         break;
       }
-      at += c.len_utf8();
     }
     pos = end;
     Some(&text[start..end])

@@ -1219,10 +1219,12 @@ fn lead_names_of(t: &str, labelled: bool) -> (Vec<String>, usize) {
   }
   // A title line wrapped in marks, alone or over the text (`[Ed Wood]`, `_Ed Wood_`,
   // `【Ed Wood】`); over a line that opens a sentence.
-  let (first, rest) = t.split_once('\n').unwrap_or((t, ""));
-  if let Some(inner) = unwrapped(first).filter(|inner| is_title_line(inner)) {
-    if !rest.trim_start().starts_with(char::is_lowercase) {
-      return (vec![title(inner)], 1);
+  if t.starts_with(['*', '_', '`', '[', '【', '「']) {
+    let (first, rest) = t.split_once('\n').unwrap_or((t, ""));
+    if let Some(inner) = unwrapped(first).filter(|inner| is_title_line(inner)) {
+      if !rest.trim_start().starts_with(char::is_lowercase) {
+        return (vec![title(inner)], 1);
+      }
     }
   }
   // A title on the first line of a record its label opened (`Doc 3: Ed Wood` over `Ed
