@@ -84,26 +84,19 @@ impl Terms {
 /// `Blériot`); any other escaped character parts words (`Nerva\u2013Antonine`).
 pub fn words(text: &str) -> impl Iterator<Item = &str> {
   let is_word = |c: char| c.is_alphanumeric() || c == '_';
+  // Most texts hold no `\u` escape: their words are read without asking for one.
+  let escapes = memchr::memmem::find(text.as_bytes(), b"\\u").is_some();
   let mut pos = 0;
   std::iter::from_fn(move || {
-    // An escape is ASCII: its other bytes are as many characters to pass.
-    let pass = |chars: &mut std::str::CharIndices, n: usize| {
-      for _ in 1..n {
-        chars.next();
-      }
-    };
-    let mut chars = text[pos..].char_indices();
     let start = loop {
-      let (o, c) = chars.next()?;
-      if is_word(c) {
-        break pos + o;
-      }
-      if c == '\\' {
-        match escape_at(text, pos + o) {
-          Some((e, _)) if is_word(e) => break pos + o,
-          Some((_, n)) => pass(&mut chars, n),
-          None => {}
-        }
+      let (off, _) = text[pos..].char_indices().find(|&(_, c)| is_word(c))?;
+      let start = pos + off;
+      // A word found inside an escape (`u2013` of `\u2013`, `u00c9mile` of `\u00c9mile`):
+      // an escaped letter opens it, any other escape is passed.
+      match escapes.then(|| escape_at(text, start.wrapping_sub(1))).flatten() {
+        Some((e, _)) if is_word(e) => break start - 1,
+        Some((_, n)) => pos = start - 1 + n,
+        None => break start,
       }
     };
     let mut end = start;
@@ -113,8 +106,9 @@ pub fn words(text: &str) -> impl Iterator<Item = &str> {
         end = start + o + c.len_utf8();
         continue;
       }
-      if c == '\\' {
+      if escapes && c == '\\' {
         if let Some((_, n)) = escape_at(text, start + o).filter(|&(e, _)| is_word(e)) {
+          // An escaped letter goes on the word; its other bytes are passed as characters.
           end = start + o + n;
           for _ in 1..n {
             chars.next();
@@ -214,14 +208,12 @@ pub fn for_each_form(word: &str, buf: &mut String, mut f: impl FnMut(&str)) {
 /// Appends `normalize(word)` to `buf`.
 fn push_normalized(buf: &mut String, word: &str) {
   let from = buf.len();
-  if word.contains('\\') {
-    // Letters written as JSON escapes (`words`).
-    push_folded(buf, &json_unescaped(word));
-  } else if word.is_ascii() {
+  if word.is_ascii() && !word.contains('\\') {
     buf.push_str(word);
     buf[from..].make_ascii_lowercase();
   } else {
-    push_folded(buf, word);
+    // Letters written as JSON escapes (`words`) are read as the letters they are.
+    push_folded(buf, &json_unescaped(word));
   }
   stem(buf, from);
 }

@@ -948,6 +948,10 @@ fn heading_tag_lines(text: &str, start: usize, end: usize) -> Vec<(usize, usize)
 /// on its first line, no longer than `MAX_BOLD_LEAD` bytes, and goes on after it.
 fn bold_lead(paragraph: &str) -> Option<usize> {
   // A pictograph before it is part of the lead (`📄 **Ed Wood**`).
+  // Most paragraphs open with a letter: they are not searched for a mark.
+  if !paragraph.starts_with(['*', '_']) && paragraph.is_char_boundary(1) {
+    return None;
+  }
   let first_line = paragraph.split('\n').next().unwrap_or(paragraph);
   let dressed = first_line
     .find(['*', '_'])
@@ -1098,7 +1102,9 @@ pub fn without_ornaments(title: &str) -> &str {
     rest if keys > 0 && rest.starts_with(['\u{fe0f}', '\u{20e3}']) => rest,
     _ => title,
   };
-  if t.is_ascii() {
+  // A pictograph is no ASCII: a title that opens and closes with ASCII has none to drop.
+  let ascii = |c: Option<char>| c.is_none_or(|c| c.is_ascii());
+  if ascii(t.chars().next()) && ascii(t.chars().next_back()) {
     return title;
   }
   let t = t.trim_start_matches(|c: char| ornament(c) || c.is_whitespace());
@@ -1249,6 +1255,9 @@ pub fn field_title(line: &str) -> Option<&str> {
 /// A field's value up to the next field a bar apart on its line (`Ed Wood` of `Title: Ed
 /// Wood | Source: en.wikipedia.org | Date: …`).
 pub fn before_barred_field(value: &str) -> &str {
+  if memchr::memchr(b'|', value.as_bytes()).is_none() {
+    return value;
+  }
   let next = value.match_indices(" | ").find(|&(at, _)| {
     let key = value[at + 3..].split_once(": ").map_or("", |(key, _)| key);
     !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphabetic() || b == b'_')
