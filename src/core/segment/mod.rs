@@ -948,8 +948,9 @@ fn heading_tag_lines(text: &str, start: usize, end: usize) -> Vec<(usize, usize)
 /// on its first line, no longer than `MAX_BOLD_LEAD` bytes, and goes on after it.
 fn bold_lead(paragraph: &str) -> Option<usize> {
   // A pictograph before it is part of the lead (`📄 **Ed Wood**`).
-  // Most paragraphs open with a letter: they are not searched for a mark.
-  if !paragraph.starts_with(['*', '_']) && paragraph.is_char_boundary(1) {
+  // Most paragraphs open with a letter: they are not searched for a mark (a keycap opens
+  // with a digit, `#` or `*`; a pictograph with no ASCII).
+  if paragraph.starts_with(|c: char| c.is_ascii() && !matches!(c, '*' | '_' | '#' | '0'..='9')) {
     return None;
   }
   let first_line = paragraph.split('\n').next().unwrap_or(paragraph);
