@@ -10,7 +10,7 @@ use super::citations::{
   names_apart, set_aside, source_line, source_notes, Note,
 };
 use super::clean::render_clean;
-use super::listed::listed_sources;
+use super::listed::{listed_sources, Listed};
 use super::{Citation, FilterOptions, MISSES, REFILL};
 use crate::core::cancel::{Cancel, Cancelled};
 use crate::core::citations::{citing_markers, definition, listed_definition, title_of, MAX_LABEL};
@@ -261,14 +261,13 @@ impl Report {
     // An attribution is cited by the paragraph right before it, with nothing but a quote's
     // blank lines between (a `>` of its own is no part of what is attributed).
     let worded = |s: &Segment| text[s.start..s.end].contains(char::is_alphanumeric);
-    // Per definition, the address of a listed source's entry.
-    let listed: Vec<Option<String>> = definitions
+    // Per definition, the listed source whose entry it is (none for other definitions, nor
+    // for an entry inside a segment: `retain` above).
+    let entry_of: Vec<Option<&Listed>> = definitions
       .iter()
-      .map(|d| {
-        let entry = sources_listed.iter().find(|l| l.line == d.range);
-        entry.map(|l| l.address.clone())
-      })
+      .map(|d| sources_listed.iter().find(|l| l.line == d.range))
       .collect();
+    let listed: Vec<Option<String>> = entry_of.iter().map(|l| l.map(|l| l.address.clone())).collect();
     for (d, definition) in definitions
       .iter()
       .enumerate()
@@ -292,11 +291,7 @@ impl Report {
     }
     // A listed source is named by the paragraphs that open by naming it.
     let mut names: Vec<Vec<usize>> = vec![Vec::new(); segments.len()];
-    for l in &sources_listed {
-      let Some(d) = definitions.iter().position(|d| d.range == l.line) else {
-        // A line inside a segment (`retain` above) is no entry.
-        continue;
-      };
+    for (d, l) in entry_of.iter().enumerate().filter_map(|(d, l)| Some((d, (*l)?))) {
       for p in &l.paragraphs {
         let first = segments.partition_point(|s| s.start < p.start);
         (first..segments.len())
