@@ -115,6 +115,12 @@ const atom = (q) => `<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http:/
 const htmlArticle = (q) => `<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8"><title>${xmlEsc(q.question)}</title></head>\n<body>\n<main>\n` +
   blocks(q, (p) => `<article>\n  <h3>${xmlEsc(p.title)}</h3>\n  <p>${xmlEsc(text(p))}</p>\n</article>`, '\n') + `\n</main>\n</body>\n</html>\n`
 const htmlDl = (q) => `<dl>\n` + blocks(q, (p) => `  <dt>${xmlEsc(p.title)}</dt>\n  <dd>${xmlEsc(text(p))}</dd>`, '\n') + `\n</dl>\n`
+// Markup as pages and tools hand it over: minified on one line, or with breaks and bold for titles.
+const htmlMinResults = (q) => `<div id="results">` +
+  blocks(q, (p) => `<div class="result"><a href="${attrEsc(url(p.title))}">${xmlEsc(p.title)}</a><p>${xmlEsc(text(p))}</p></div>`, '') + `</div>`
+const htmlBoldBreaks = (q) => blocks(q, (p) => `<b>${xmlEsc(p.title)}</b><br>${xmlEsc(text(p))}<br><br>`, '\n')
+const htmlListStrong = (q) => `<ul>\n` + blocks(q, (p) => `  <li><strong>${xmlEsc(p.title)}</strong>: ${xmlEsc(text(p))}</li>`, '\n') + `\n</ul>\n`
+const htmlBoldParagraphs = (q) => blocks(q, (p) => `<p><b>${xmlEsc(p.title)}</b></p><p>${xmlEsc(text(p))}</p>`, '')
 const serp = (q) => `Search results for "${q.question}"\nAbout ${q.paragraphs.length} results\n\n` +
   blocks(q, (p, i) => `${i + 1}. ${p.title} - Wikipedia\n   ${url(p.title)}\n   ${text(p)}`)
 
@@ -216,6 +222,10 @@ export const FORMS = [
   { name: 'atom-feed', render: atom, unescape: xmlUnesc },
   { name: 'html-article-h3', render: htmlArticle, unescape: xmlUnesc },
   { name: 'html-dl', render: htmlDl, unescape: xmlUnesc },
+  { name: 'html-min-results', render: htmlMinResults, unescape: xmlUnesc },
+  { name: 'html-bold-breaks', render: htmlBoldBreaks, unescape: xmlUnesc },
+  { name: 'html-list-strong', render: htmlListStrong, unescape: xmlUnesc },
+  { name: 'html-bold-paragraphs', render: htmlBoldParagraphs, unescape: xmlUnesc },
   { name: 'serp-text', render: serp },
   { name: 'grep-output', render: grep },
   { name: 'log-lines', render: logLines },

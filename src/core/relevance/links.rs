@@ -6,9 +6,10 @@ use super::index::fold_ascii;
 use crate::core::citations::{percent_decoded, tag_len, without_closing_tag};
 use crate::core::segment::{
   after_stamp, before_barred_field, call_arguments, document_stem, field_line, field_title, file_header,
-  is_inline_tag, is_title_attribute, is_title_element, is_title_line, is_titled_tag, json_title,
-  json_unescaped, json_written, later_field_title, latex_heading_title, match_prefix, quoted_heading,
-  tag_title, without_addresses, without_org_tags, without_ornaments, without_tags,
+  inner_text, is_inline_tag, is_markup_only, is_title_attribute, is_title_element, is_title_line,
+  is_titled_tag, json_title, json_unescaped, json_written, later_field_title, latex_heading_title,
+  match_prefix, quoted_heading, tag_title, without_addresses, without_org_tags, without_ornaments,
+  without_tags,
 };
 use crate::core::sentences::stands_before_name;
 use crate::core::terms::{is_stop_word, push_folded};
@@ -23,7 +24,8 @@ pub(super) fn heading_title(heading: &str) -> String {
   let end = [':', '.'];
   // A setext heading's underline is no part of its title.
   let whole = heading;
-  let heading = heading.lines().next().unwrap_or(heading);
+  // Nor is markup over it (`<div class="result">` over `<div class="title">Ed Wood</div>`).
+  let heading = heading.lines().find(|l| !is_markup_only(l)).unwrap_or(heading);
   // A heading laid out in columns (a page's running header, `Ed Wood      Page 3`) is
   // named by its first.
   let heading = match heading.trim().split_once(COLUMN_GAP) {
@@ -49,6 +51,11 @@ pub(super) fn heading_title(heading: &str) -> String {
   if let Some(named) = latex_heading_title(heading) {
     return title(named);
   }
+  // A heading in markup (`<p><b>Ed Wood</b></p>`, `<b>Ed Wood</b><br>`) is read inside its tags.
+  let heading = match heading.trim_start() {
+    t if t.starts_with('<') => inner_text(t.trim_end().trim_end_matches([':', '.'])),
+    _ => heading,
+  };
   // A heading held in a JSON string (`"## Ed Wood\n",`).
   let heading = quoted_heading(heading).unwrap_or(heading);
   // An org-mode heading's tags (`* Ed Wood :wiki:`) are no part of its title.

@@ -11,6 +11,7 @@
 
 mod captions;
 mod cycles;
+mod html;
 mod json;
 mod outline;
 mod stamps;
@@ -21,6 +22,7 @@ use std::borrow::Cow;
 use rustc_hash::FxHashMap;
 
 pub use cycles::{field_line, said};
+pub use html::{inner_text, is_markup_only};
 pub use json::{call_arguments, json_title, json_unescaped, json_written, late_title, opens_record_piece};
 pub use outline::parent_headings;
 pub use stamps::after_stamp;
@@ -276,6 +278,16 @@ fn segment_with(
     }
     *next_block += 1;
   };
+  // A paragraph of one short line with no closing punctuation, with more text after it
+  // (from line `from` on), is a title ("Ed Wood", "**Ed Wood**"): it heads what follows as
+  // a heading does.
+  let titled = |para: Option<(usize, usize)>, from: usize| {
+    para.filter(|&(s, e)| {
+      title_lines
+        && is_title_block(&text[s..e])
+        && lines[from..].iter().any(|&(a, b)| !text[a..b].trim().is_empty())
+    })
+  };
   while i < lines.len() {
     let (ls, le) = lines[i];
     let line = &text[ls..le];
@@ -409,15 +421,30 @@ fn segment_with(
       }
       continue;
     }
+    // HTML's blocks are paragraphs: a block's opening tag ends the paragraph before it, as
+    // does a closing tag (or a second line break, `<br><br>`) on the line before. Markup
+    // between blocks (`</li>`, `<div class="result">`) stays with the block before it (a
+    // block of markup alone would be a unit of no words); where none is open, it opens the
+    // next.
+    let markup = html::is_markup_only(stripped);
+    if let Some((s, _)) = para.filter(|_| markup) {
+      para = Some((s, le));
+      i += 1;
+      continue;
+    }
+    let ended = |(s, e): (usize, usize)| {
+      let last = lines[i - 1];
+      e == last.1 && html::ends_block(&text[s..e], &text[last.0..last.1])
+    };
+    if para.is_some_and(|p| ended(p) || html::opens_block(stripped) && !html::is_markup(&text[p.0..p.1])) {
+      if let Some((s, e)) = titled(para, i) {
+        para = None;
+        open_heading(out, s, e, &mut heading, &mut next_block);
+      }
+      flush(out, &mut para, &mut next_block, heading);
+    }
     if is_blank(stripped) {
-      // A paragraph of one short line with no closing punctuation, with more text after
-      // it, is a title ("Ed Wood", "**Ed Wood**"): it heads what follows as a heading does.
-      let title = |(s, e): (usize, usize)| {
-        title_lines
-          && is_title_block(&text[s..e])
-          && lines[i..].iter().any(|&(a, b)| !text[a..b].trim().is_empty())
-      };
-      if let Some((s, e)) = para.filter(|&p| title(p)) {
+      if let Some((s, e)) = titled(para, i) {
         para = None;
         open_heading(out, s, e, &mut heading, &mut next_block);
       }
@@ -584,7 +611,13 @@ fn segment_with(
     // A search's next match in the same document goes on with its text: the document's
     // lines, not records apart (the file's first match opened its section above).
     let next_match = matched.is_some();
-    if i > 0 && !next_match && (apart(i - 1, i) || run_starts || row || cycle.get(i) == Some(&true)) {
+    // Markup over a record (`<ul>` over its items' lines) opens it.
+    let markup_over = |(s, e): (usize, usize)| html::is_markup(&text[s..e]);
+    if i > 0
+      && !next_match
+      && (apart(i - 1, i) || run_starts || row || cycle.get(i) == Some(&true))
+      && !para.is_some_and(markup_over)
+    {
       flush(out, &mut para, &mut next_block, heading);
     }
     para_fields = (para.is_none() || para_fields) && fields_only(line);
@@ -736,12 +769,15 @@ pub fn repeats(text: &str, segments: &[Segment]) -> Vec<u32> {
 /// paragraphs (`TITLED_SHARE`: a program's output has a title-like line here and there).
 fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
   let line = |k: usize| text[lines[k].0..lines[k].1].trim();
-  let blank = |k: usize| k >= lines.len() || is_blank(line(k));
-  // The text of the paragraph from line `k` on.
-  let paragraph = |k: usize| {
-    let end = (k..lines.len()).take_while(|&n| !blank(n)).last().unwrap_or(k);
-    text[lines[k].0..lines[end].1].trim()
+  let blank = |k: usize| k >= lines.len() || is_blank(line(k)) || html::is_markup_only(line(k));
+  // The last line of the paragraph from line `k` on.
+  let last = |k: usize| {
+    (k..lines.len())
+      .take_while(|&n| n == k || !blank(n) && !html::breaks_paragraph(line(n - 1), line(n)))
+      .last()
+      .unwrap_or(k)
   };
+  let paragraph = |k: usize| text[lines[k].0..lines[last(k)].1].trim();
   let (mut tags, mut title_lines, mut paragraphs) = (0, 0, 0);
   // Titled tags not yet followed by a line that is more than markup or an address: they
   // count when that line is prose (`<source>` over `<document_content>` over the text,
@@ -760,7 +796,11 @@ fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
       }
     }
     // A rule opens a paragraph as a blank line does (front matter's `---` over `title: …`).
-    let opens = k == 0 || blank(k - 1) || is_labelled_rule(line(k - 1)) || is_thematic_break(line(k - 1));
+    let opens = k == 0
+      || blank(k - 1)
+      || is_labelled_rule(line(k - 1))
+      || is_thematic_break(line(k - 1))
+      || html::breaks_paragraph(line(k - 1), l);
     paragraphs += usize::from(opens);
     let leading_fields = !opens && after_fields;
     after_fields = (opens || after_fields) && fields_only(l);
@@ -776,7 +816,7 @@ fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
     } else if opens && is_titled_item(text, lines, k) {
       title_lines += 1;
     } else if opens && is_title_block(paragraph(k)) {
-      let end = (k..lines.len()).take_while(|&n| !blank(n)).last().unwrap_or(k);
+      let end = last(k);
       let next = (end + 1..lines.len()).find(|&n| !blank(n));
       title_lines += usize::from(next.is_some_and(|n| is_prose(paragraph(n))));
     }
@@ -844,6 +884,7 @@ fn is_blank(line: &str) -> bool {
 /// Text that reads as prose: opening with a letter, a digit or a quote, longer than a
 /// title line, closed as a sentence is. Not a program's output (`=== q ===`, `Value: 1`).
 fn is_prose(text: &str) -> bool {
+  let text = inner_text(text);
   text.starts_with(|c: char| c.is_alphanumeric() || matches!(c, '"' | '\u{201c}'))
     && text.len() > MAX_TITLE_LINE
     && text.ends_with(['.', '!', '?', '"', ')', '\u{201d}'])
@@ -890,14 +931,14 @@ fn line_spans(text: &str) -> Vec<(usize, usize)> {
   if start < text.len() {
     spans.push((start, text.len()));
   }
-  // Only the lines that close a heading are looked at again.
-  let mut closing = memchr::memmem::find_iter(b, b"</h").peekable();
-  if closing.peek().is_some() {
+  // Only the lines that hold a tag are looked at again: HTML's blocks cut them.
+  let mut tags = memchr::memchr_iter(b'<', b).peekable();
+  if tags.peek().is_some() {
     let mut cut = Vec::with_capacity(spans.len());
     for (s, e) in spans {
-      while closing.next_if(|&at| at < s).is_some() {}
-      if closing.peek().is_some_and(|&at| at < e) {
-        cut.extend(heading_tag_lines(text, s, e));
+      while tags.next_if(|&at| at < s).is_some() {}
+      if tags.peek().is_some_and(|&at| at < e) {
+        html::block_lines(text, s, e, &mut cut);
       } else {
         cut.push((s, e));
       }
@@ -907,46 +948,14 @@ fn line_spans(text: &str) -> Vec<(usize, usize)> {
   spans
 }
 
-/// A line cut where an HTML heading stands inside it (`…</p><h2>Ed Wood</h2><p>…`, as a
-/// page's markup comes on one line): the heading is a line of its own, as it would be
-/// written by hand.
-fn heading_tag_lines(text: &str, start: usize, end: usize) -> Vec<(usize, usize)> {
-  let line = &text.as_bytes()[start..end];
-  let mut cuts = Vec::new();
-  for at in memchr::memchr_iter(b'<', line) {
-    let rest = &line[at + 1..];
-    let (closing, rest) = match rest.strip_prefix(b"/") {
-      Some(rest) => (true, rest),
-      None => (false, rest),
-    };
-    let heading = rest.len() >= 2
-      && matches!(rest[0], b'h' | b'H')
-      && (b'1'..=b'6').contains(&rest[1])
-      && rest.get(2).is_some_and(|&c| c == b'>' || (!closing && c == b' '));
-    if !heading {
-      continue;
-    }
-    let cut = if closing { at + 5 } else { at };
-    if cut > 0 && cut < line.len() && line[..cut].iter().any(|c| !c.is_ascii_whitespace()) {
-      cuts.push(start + cut);
-    }
-  }
-  let mut lines = Vec::with_capacity(cuts.len() + 1);
-  let mut from = start;
-  for cut in cuts {
-    if cut > from {
-      lines.push((from, cut));
-      from = cut;
-    }
-  }
-  lines.push((from, end));
-  lines
-}
-
 /// The length of a paragraph's bold lead (`**Title.**`, `__Title__:`, with the colon or
 /// full stop after it; or an italic one that closes so), when the paragraph opens with one
 /// on its first line, no longer than `MAX_BOLD_LEAD` bytes, and goes on after it.
 fn bold_lead(paragraph: &str) -> Option<usize> {
+  // An HTML block's is written in markup (`<b>Ed Wood</b>`).
+  if paragraph.trim_start().starts_with('<') {
+    return html::bold_lead(paragraph);
+  }
   // A pictograph before it is part of the lead (`📄 **Ed Wood**`).
   // Most paragraphs open with a letter: they are not searched for a mark (a keycap opens
   // with a digit, `#` or `*`; a pictograph with no ASCII).
@@ -1018,6 +1027,13 @@ pub fn is_title_line(line: &str) -> bool {
 
 /// Whether `line` is shaped as a title line, `cased` asked of it without its bold marks.
 fn titles_as(line: &str, cased: impl Fn(&str) -> bool) -> bool {
+  // A title in markup is read inside its tags (`<p><b>Ed Wood</b></p>`, `<a href="…">Ed
+  // Wood</a>`).
+  let line = if line.trim_start().starts_with('<') {
+    inner_text(line)
+  } else {
+    line
+  };
   // A title's address is no part of its length (`Ed Wood - https://…`, `**[Ed Wood](https://…)**`).
   let shown = without_addresses(line);
   // A block quote's title line is one too (`> Ed Wood` over a quoted paragraph).
@@ -1074,7 +1090,9 @@ pub fn without_org_tags(heading: &str) -> &str {
 /// read as a message's part, where no line titles what follows unless titles recur: its
 /// `OK` over more output is no heading.)
 pub fn is_title_block(paragraph: &str) -> bool {
-  let mut lines = paragraph.lines();
+  // Markup around the title (`<div class="result">` over `<div class="title">Ed Wood</div>`)
+  // is no line of it.
+  let mut lines = paragraph.lines().filter(|l| !html::is_markup_only(l));
   let lettered = |bare: &str| bare.chars().filter(|c| c.is_alphabetic()).count() >= MIN_TITLE_LETTERS;
   lines.next().is_some_and(|l| titles_as(l, lettered)) && {
     let rest: Vec<&str> = lines.collect();
@@ -2438,6 +2456,46 @@ mod tests {
   }
 
   /// A `<details>` element is titled by its `<summary>`, as a section by its heading.
+  #[test]
+  fn html_blocks_are_paragraphs_however_their_lines_are_laid_out() {
+    let prose =
+      "was an American filmmaker who made low-budget films in the 1950s and is remembered for them.";
+    // The heading of the segment that opens with `needle`, and the block it is in.
+    let heads = |text: &str, needle: &str| {
+      let got = part(text);
+      let (_, _, heading) = got.iter().find(|(_, t, _)| t.starts_with(needle)).unwrap();
+      heading.map(|h| got[h].1.to_owned())
+    };
+    // Search results as markup on one line: a title's block heads the text's block.
+    let div = |t: &str| {
+      format!("<div class=\"r\"><div class=\"t\">{t}</div><div class=\"s\">{t} {prose} He died.</div></div>")
+    };
+    let text = format!("{}{}", div("Ed Wood"), div("Tim Burton"));
+    assert_eq!(
+      heads(&text, "He died").as_deref(),
+      Some("<div class=\"r\"><div class=\"t\">Ed Wood</div>")
+    );
+    // A bold lead in markup, over a line break or in a list's item.
+    let br = |t: &str| format!("<b>{t}</b><br>{t} {prose} He died.<br><br>");
+    let text = format!("{}\n{}", br("Ed Wood"), br("Tim Burton"));
+    assert_eq!(heads(&text, "He died").as_deref(), Some("<b>Ed Wood</b><br>"));
+    let li = |t: &str| format!("  <li><strong>{t}</strong>: {t} {prose} He died.</li>");
+    let text = format!("<ul>\n{}\n{}\n</ul>", li("Ed Wood"), li("Tim Burton"));
+    assert_eq!(
+      heads(&text, "He died").as_deref(),
+      Some("<ul>\n  <li><strong>Ed Wood</strong>:")
+    );
+    // Markup between blocks stays with the block before it: no block is markup alone.
+    let mut got = Vec::new();
+    segment_part(&text, 0, 0, Granularity::Sentence, &mut got, 0);
+    let last = got.last().unwrap();
+    assert_eq!(&text[last.start..last.end], "</ul>");
+    assert_eq!(last.block, got[got.len() - 2].block);
+    // Inline markup in prose cuts nothing.
+    let text = "Ed Wood <b>was</b> a director.<br>He made <i>films</i>.\nHe died.";
+    assert_eq!(cut(text, Granularity::Paragraph).len(), 1);
+  }
+
   #[test]
   fn a_summary_titles_its_details() {
     let prose =
