@@ -1051,12 +1051,15 @@ fn titles_as(line: &str, cased: impl Fn(&str) -> bool) -> bool {
     && t.split_whitespace().count() <= MAX_TITLE_WORDS
 }
 
-/// Whether a sentence ends inside `line`: a full stop, `?` or `!` before a space.
+/// Whether a sentence ends inside `line`: a full stop, `?` or `!` before a space; not an
+/// initial's full stop (`C. S. Lewis`, `George H. W. Bush`).
 pub(super) fn sentence_ends_inside(line: &str) -> bool {
-  line
-    .as_bytes()
-    .windows(2)
-    .any(|w| matches!(w, [b'.' | b'?' | b'!', b' ']))
+  let b = line.as_bytes();
+  (1..b.len()).any(|k| {
+    // The letter before the full stop stands alone: after a space, a full stop or nothing.
+    let initial = || k >= 2 && b[k - 2].is_ascii_uppercase() && (k == 2 || matches!(b[k - 3], b' ' | b'.'));
+    matches!(b[k - 1..=k], [b'.' | b'?' | b'!', b' ']) && !(b[k - 1] == b'.' && initial())
+  })
 }
 
 /// A heading without the tags org-mode writes at its end (`* Ed Wood :film:wiki:`).
@@ -2494,6 +2497,12 @@ mod tests {
     // Inline markup in prose cuts nothing.
     let text = "Ed Wood <b>was</b> a director.<br>He made <i>films</i>.\nHe died.";
     assert_eq!(cut(text, Granularity::Paragraph).len(), 1);
+  }
+
+  #[test]
+  fn an_initial_s_full_stop_ends_no_sentence_in_a_title() {
+    assert!(is_title_line("C. S. Lewis") && is_title_line("George H. W. Bush"));
+    assert!(!is_title_line("He was born. Then he died") && !is_title_line("Born in 1941. He died"));
   }
 
   #[test]
