@@ -1051,15 +1051,20 @@ fn titles_as(line: &str, cased: impl Fn(&str) -> bool) -> bool {
     && t.split_whitespace().count() <= MAX_TITLE_WORDS
 }
 
-/// Whether a sentence ends inside `line`: a full stop, `?` or `!` before a space; not an
-/// initial's full stop (`C. S. Lewis`, `George H. W. Bush`).
+/// Whether a sentence ends inside `line`: a full stop, `?` or `!` before a space where the
+/// sentence segmenter ends one, so not an initial's or an abbreviation's (`C. S. Lewis`,
+/// `Mrs. Bixby and the Colonel's Coat`, `Jack St. Clair Kilby`).
 pub(super) fn sentence_ends_inside(line: &str) -> bool {
-  let b = line.as_bytes();
-  (1..b.len()).any(|k| {
-    // The letter before the full stop stands alone: after a space, a full stop or nothing.
-    let initial = || k >= 2 && b[k - 2].is_ascii_uppercase() && (k == 2 || matches!(b[k - 3], b' ' | b'.'));
-    matches!(b[k - 1..=k], [b'.' | b'?' | b'!', b' ']) && !(b[k - 1] == b'.' && initial())
-  })
+  // Most lines hold no such stop: they are not segmented.
+  let stops = line
+    .as_bytes()
+    .windows(2)
+    .any(|w| matches!(w, [b'.' | b'?' | b'!', b' ']));
+  stops && {
+    let mut sentences = 0;
+    for_each_sentence(line.trim_end(), |_, _| sentences += 1);
+    sentences > 1
+  }
 }
 
 /// A heading without the tags org-mode writes at its end (`* Ed Wood :film:wiki:`).
@@ -2500,8 +2505,9 @@ mod tests {
   }
 
   #[test]
-  fn an_initial_s_full_stop_ends_no_sentence_in_a_title() {
+  fn an_initial_s_or_an_abbreviation_s_full_stop_ends_no_sentence_in_a_title() {
     assert!(is_title_line("C. S. Lewis") && is_title_line("George H. W. Bush"));
+    assert!(is_title_line("Mrs. Bixby and the Colonel's Coat") && is_title_line("Jack St. Clair Kilby"));
     assert!(!is_title_line("He was born. Then he died") && !is_title_line("Born in 1941. He died"));
   }
 
