@@ -457,12 +457,12 @@ fn segment_with(
       continue;
     }
     // A setext underline (`===` or `---` under one line) makes that line a heading, where
-    // it is as short as a title: a paragraph of sentences over `---` is closed by a
+    // it is as short as a title (in a part too where it is `===`, as explicit as a `#`): a paragraph of sentences over `---` is closed by a
     // thematic break (files with front matter joined by `cat`, the next one's `---` right
     // under the last one's text). The line is asked first: the paragraph is read only
     // over an underline.
     if let Some((s, _)) = para.filter(|&(s, e)| {
-      title_lines
+      (title_lines || stripped.starts_with('='))
         && is_setext_underline(stripped)
         && memchr::memchr(b'\n', &text.as_bytes()[s..e]).is_none()
         && reads_as_heading(&text[s..e], stripped)
@@ -2509,6 +2509,17 @@ mod tests {
     assert!(is_title_line("C. S. Lewis") && is_title_line("George H. W. Bush"));
     assert!(is_title_line("Mrs. Bixby and the Colonel's Coat") && is_title_line("Jack St. Clair Kilby"));
     assert!(!is_title_line("He was born. Then he died") && !is_title_line("Born in 1941. He died"));
+  }
+
+  #[test]
+  fn an_underline_of_equals_signs_heads_a_part_as_a_hash_does() {
+    // A fetched page's own title, written in markdown.
+    let got = part("Ed Wood\n=======\n\nEd Wood was an American filmmaker. He died in 1978.");
+    assert_eq!((got[0].0, got[1].2), (Kind::Heading, Some(0)), "{got:?}");
+    // A dashed underline is as often a rule, or front matter's close: in a part it heads
+    // only where titles recur.
+    let got = part("Ed Wood\n-------\n\nEd Wood was an American filmmaker. He died in 1978.");
+    assert_ne!(got[0].0, Kind::Heading, "{got:?}");
   }
 
   #[test]
