@@ -121,6 +121,11 @@ const htmlMinResults = (q) => `<div id="results">` +
 const htmlBoldBreaks = (q) => blocks(q, (p) => `<b>${xmlEsc(p.title)}</b><br>${xmlEsc(text(p))}<br><br>`, '\n')
 const htmlListStrong = (q) => `<ul>\n` + blocks(q, (p) => `  <li><strong>${xmlEsc(p.title)}</strong>: ${xmlEsc(text(p))}</li>`, '\n') + `\n</ul>\n`
 const htmlBoldParagraphs = (q) => blocks(q, (p) => `<p><b>${xmlEsc(p.title)}</b></p><p>${xmlEsc(text(p))}</p>`, '')
+// A document of several paragraphs under its heading, as articles are written (every
+// paragraph of the data is one: here its first sentence, then the rest). Written in
+// session 37, where it stood at .816 / .804 against .950 / .921 for the same documents as one
+// paragraph (md-h3-bold): later paragraphs lose their document's standing.
+const headedParagraphs = (q) => blocks(q, (p) => `## ${p.title}\n\n${sents(p)[0]}\n\n${sents(p).slice(1).join(' ')}`.trimEnd())
 const serp = (q) => `Search results for "${q.question}"\nAbout ${q.paragraphs.length} results\n\n` +
   blocks(q, (p, i) => `${i + 1}. ${p.title} - Wikipedia\n   ${url(p.title)}\n   ${text(p)}`)
 
@@ -226,6 +231,7 @@ export const FORMS = [
   { name: 'html-bold-breaks', render: htmlBoldBreaks, unescape: xmlUnesc },
   { name: 'html-list-strong', render: htmlListStrong, unescape: xmlUnesc },
   { name: 'html-bold-paragraphs', render: htmlBoldParagraphs, unescape: xmlUnesc },
+  { name: 'headed-two-paragraphs', render: headedParagraphs },
   { name: 'serp-text', render: serp },
   { name: 'grep-output', render: grep },
   { name: 'log-lines', render: logLines },
