@@ -131,7 +131,6 @@ pub(super) fn closes_block(line: &str) -> bool {
 /// (which opens the block after it).
 pub(super) fn ends_block(paragraph: &str, last: &str) -> bool {
   let t = last.trim_end();
-  // Most paragraphs end otherwise: their lines are not read.
   let breaks = || {
     is_markup_only(t)
       && t
@@ -139,6 +138,7 @@ pub(super) fn ends_block(paragraph: &str, last: &str) -> bool {
         .and_then(|at| tag_at(&t[at..]))
         .is_some_and(|(_, _, name)| is_break(name))
   };
+  // Most paragraphs end otherwise: they are not read further.
   t.ends_with('>') && (closes_block(t) || breaks()) && !is_markup(paragraph)
 }
 
@@ -166,7 +166,7 @@ pub(super) fn breaks_paragraph(line: &str, next: &str) -> bool {
 }
 
 /// Whether a line holds nothing but blocks' tags and line breaks (`<div class="result">`,
-/// `</li></ul>`, `<br>`): markup between blocks, as a blank line is.
+/// `</li></ul>`, `<br>`): markup between blocks, no text of its own.
 pub fn is_markup_only(line: &str) -> bool {
   let mut t = line.trim();
   if !t.starts_with('<') {
@@ -178,9 +178,9 @@ pub fn is_markup_only(line: &str) -> bool {
   t.is_empty()
 }
 
-/// A line's text inside the tags around it: `Ed Wood` of `<p><b>Ed Wood</b></p>`, of
-/// `<div class="title">Ed Wood</div>`, of `<b>Ed Wood</b><br>`. A line that opens with no
-/// tag is itself.
+/// A line's text inside the tags it opens and ends with: `Ed Wood` of `<p><b>Ed
+/// Wood</b></p>`, of `<div class="title">Ed Wood</div>`, of `<b>Ed Wood</b><br>`; a line with
+/// no tag at either end is itself, trimmed.
 pub fn inner_text(line: &str) -> &str {
   let mut t = line.trim();
   while let Some((len, _, _)) = tag_at(t) {

@@ -457,10 +457,10 @@ fn segment_with(
       continue;
     }
     // A setext underline (`===` or `---` under one line) makes that line a heading, where
-    // it is as short as a title (in a part too where it is `===`, as explicit as a `#`): a paragraph of sentences over `---` is closed by a
-    // thematic break (files with front matter joined by `cat`, the next one's `---` right
-    // under the last one's text). The line is asked first: the paragraph is read only
-    // over an underline.
+    // it is as short as a title (in a part too where it is `===`, as explicit as a `#`): a
+    // paragraph of sentences over `---` is closed by a thematic break (files with front
+    // matter joined by `cat`, the next one's `---` right under the last one's text). The
+    // line is asked first: the paragraph is read only over an underline.
     if let Some((s, _)) = para.filter(|&(s, e)| {
       (title_lines || stripped.starts_with('='))
         && is_setext_underline(stripped)
@@ -952,7 +952,7 @@ fn line_spans(text: &str) -> Vec<(usize, usize)> {
 /// full stop after it; or an italic one that closes so), when the paragraph opens with one
 /// on its first line, no longer than `MAX_BOLD_LEAD` bytes, and goes on after it.
 fn bold_lead(paragraph: &str) -> Option<usize> {
-  // An HTML block's is written in markup (`<b>Ed Wood</b>`).
+  // An HTML block's lead is written in markup (`<b>Ed Wood</b>`).
   if paragraph.trim_start().starts_with('<') {
     return html::bold_lead(paragraph);
   }
