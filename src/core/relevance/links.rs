@@ -967,7 +967,8 @@ fn bracket(c: char) -> usize {
 /// song". Its parentheses, quotes and a clause after a comma are left out; it must open
 /// with a capital or a digit once an article is left out (so "The bug is…" names
 /// nothing), be no phrase that introduces the sentence ("In 2008, photographs were…"),
-/// and be short (`MAX_SUBJECT_WORDS`): a longer run is no name.
+/// be no clause opened by a function word ("Although the purpose of the ships is"), and
+/// be short (`MAX_SUBJECT_WORDS`): a longer run is no name.
 fn lead_subject(t: &str) -> Option<String> {
   let mut end = t.len().min(MAX_SUBJECT_SEARCH);
   while !t.is_char_boundary(end) {
@@ -991,7 +992,13 @@ fn lead_subject(t: &str) -> Option<String> {
     .next()
     .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit());
   let words = bare.split(' ').count();
-  (opens && words <= MAX_SUBJECT_WORDS && !is_stop_word(&bare.to_lowercase())).then(|| title(subject))
+  // A function word opens a name only where the words after it are capitalized as a
+  // title's are ("Through the Looking-Glass"), not a clause ("Although the purpose of
+  // the ships is…").
+  let first = bare.split(' ').next().unwrap_or("").to_lowercase();
+  let clause = is_stop_word(&first) && !reads_as_name(bare);
+  (opens && words <= MAX_SUBJECT_WORDS && !clause && !is_stop_word(&bare.to_lowercase()))
+    .then(|| title(subject))
 }
 
 /// The verbs after which a lead's subject ends ("X is a …").
@@ -2019,6 +2026,15 @@ mod tests {
     assert_eq!(lead_title("the lower-case start of a note."), None);
     assert_eq!(lead_title("On March 27, 1977, two jets collided."), None);
     assert_eq!(lead_title("In 2008, photographs were published."), None);
+    // A conjunction or preposition that opens a sentence is a stop word, no name.
+    assert_eq!(
+      lead_title("Since its independence, Uruguay had been ravaged by strife."),
+      None
+    );
+    assert_eq!(
+      lead_title("Although the purpose of the ships is speculated upon, it is known."),
+      None
+    );
   }
 
   /// A label alone or a wrapper's tag names nothing (its unit leads with the line under
