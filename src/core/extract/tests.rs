@@ -1811,3 +1811,61 @@ fn a_heading_dearer_than_its_text_takes_no_relevant_text_s_place() {
     "{roomy}"
   );
 }
+
+const ROMANS: &str = "## Romans (2013 film)\n\nRomans is a 2013 Malayalam comedy film directed by Boban Samuel.\n\nThe film stars Kunchacko Boban, Biju Menon and Niveda Thomas in the lead roles.\n\n## Anushka Shetty\n\nAnushka Shetty is a Tamil and Telugu actress who has starred in many films.\n\n## Niveda Thomas\n\nNivetha Thomas is an Indian actress who appears in films.\n\nShe works mainly in Tamil and Telugu films, and began as a child artist.\n\n## Poornima (Telugu actress)\n\nPoornima is a Telugu and Tamil actress of the 1980s.\n\n## Asin\n\nAsin is an actress who has worked in Tamil, Telugu and Hindi films.";
+
+/// Paragraphs under their heading that name nothing of their own are its document's: the
+/// heading names them, so that the film that names its actress leads to what is written
+/// of her ("She works mainly in Tamil and Telugu films"), however her article spells her
+/// name.
+#[test]
+fn a_heading_names_the_paragraphs_of_its_document() {
+  let task = "Romans stars which Tamil and Telugu actress?";
+  let e = extract_text(
+    ROMANS,
+    task,
+    &Options {
+      max_tokens: Some(80),
+      ..Options::default()
+    },
+    &Cancel::new(),
+  )
+  .unwrap();
+  assert!(e.text.contains("Niveda Thomas in the lead roles"), "{}", e.text);
+  assert!(
+    e.text.contains("She works mainly in Tamil and Telugu films"),
+    "{}",
+    e.text
+  );
+}
+
+const SONDHEIM: &str = "## Six by Sondheim\n\nSix by Sondheim is a 2013 documentary film about the songwriter Stephen Sondheim.\n\nThe film was directed and co-produced by James Lapine, who staged several of his musicals.\n\n## James Lapine\n\nJames Lapine is an American stage director and playwright of musical theatre.\n\nHe won the Tony Award for Best Book of a Musical three times, for Into the Woods, Falsettos and Passion.\n\n## Tony Award\n\nThe Tony Award recognizes excellence in Broadway theatre and is presented each June.\n\nWinners receive a medallion designed by Herman Rosse.\n\n## Stephen Sondheim\n\nStephen Sondheim was an American composer and lyricist of musical theatre.\n\nHe received eight Tony Awards, more than any other composer.";
+
+/// A document of several paragraphs under its heading is read as one document is: the
+/// paragraph that goes on with it ("He won the Tony Award…" under `## James Lapine`) keeps
+/// its heading's name, and the link from the film that names him reaches it.
+#[test]
+fn a_paragraph_that_names_nothing_goes_on_with_its_document() {
+  let task = "How many Tony Awards did the director of Six by Sondheim win?";
+  let e = extract_text(
+    SONDHEIM,
+    task,
+    &Options {
+      max_tokens: Some(100),
+      ..Options::default()
+    },
+    &Cancel::new(),
+  )
+  .unwrap();
+  assert!(
+    e.text.contains("directed and co-produced by James Lapine"),
+    "{}",
+    e.text
+  );
+  assert!(
+    e.text.contains("He won the Tony Award for Best Book"),
+    "{}",
+    e.text
+  );
+  assert!(!e.text.contains("eight Tony Awards"), "{}", e.text);
+}

@@ -34,13 +34,16 @@ pub fn sections(segments: &[Segment]) -> (Vec<usize>, usize) {
 /// paragraphs, a tool result that holds several documents are read paragraph by
 /// paragraph, as paragraphs without a heading are. A block that is a title alone
 /// (`titles`, per block: `Ed Wood` over a pasted article) is one unit with the block after
-/// it, as a heading is with its text.
+/// it, as a heading is with its text; a block that goes on with the document before it
+/// (`continues`, per block: a page's paragraph that names nothing of its own) is one unit
+/// with it, as the paragraphs of a document of one block are.
 /// Returns the unit of each segment, the number of units, and the section of each unit.
 pub fn units(
   segments: &[Segment],
   section_of: &[usize],
   sections: usize,
   titles: &[bool],
+  continues: &[bool],
 ) -> (Vec<usize>, usize, Vec<usize>) {
   let mut ids = Vec::with_capacity(segments.len());
   let mut section = Vec::new();
@@ -62,7 +65,10 @@ pub fn units(
         open[k] = Some((unit, Some(s.block), true));
         unit
       }
-      Some((unit, Some(title), false)) if titles.get(title) == Some(&true) && !is_section_start(s.kind) => {
+      Some((unit, Some(title), false))
+        if (titles.get(title) == Some(&true) || continues.get(s.block) == Some(&true))
+          && !is_section_start(s.kind) =>
+      {
         open[k] = Some((unit, Some(s.block), item));
         unit
       }
@@ -298,7 +304,7 @@ mod tests {
     ];
     let (section_of, sections) = sections(&segments);
     assert_eq!(section_of, [0, 0, 0, 0, 1, 1, 2, 3, 2, 2, 4, 4, 4, 4, 4]);
-    let (ids, count, section) = units(&segments, &section_of, sections, &[]);
+    let (ids, count, section) = units(&segments, &section_of, sections, &[], &[]);
     // The heading over two paragraphs and the call over two blocks are units of their
     // own; the heading over one paragraph is one with it.
     assert_eq!(ids, [0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 8, 9, 9, 9, 10]);
@@ -324,7 +330,7 @@ mod tests {
       seg(Kind::Item, 7, Some(6)),
     ];
     let (section_of, sections) = sections(&segments);
-    let (ids, count, _) = units(&segments, &section_of, sections, &[]);
+    let (ids, count, _) = units(&segments, &section_of, sections, &[], &[]);
     // The first message's items are units of their own, its role line another; the plan
     // is one unit with its role line.
     assert_eq!(ids, [0, 1, 1, 2, 2, 3, 4, 4, 4, 4, 4]);

@@ -7,7 +7,8 @@
 //! - `weights`: every weight and threshold, named, with where its value came from;
 //! - `index`: a text's term statistics for the tasks' vocabulary; `postings`: every
 //!   form indexed once, for a thread prepared for many tasks, and its trigrams;
-//! - `groups`: sections, the units they are read in, and blocks, scored as bags; `links`:
+//! - `groups`: sections, the units they are read in, and blocks, scored as bags;
+//!   `documents`: the paragraphs that go on with a document's first; `links`:
 //!   titles (headings, calls, what a lead sentence names) and where text names them;
 //!   `pair`: the two sections that answer together; `phrases`: the task's phrases found
 //!   whole; `tables`: the rows of tables whose header names a title column;
@@ -18,6 +19,7 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 pub mod bm25;
+mod documents;
 pub mod feedback;
 mod groups;
 mod index;
@@ -35,6 +37,7 @@ pub use phrases::phrase_bonuses;
 pub use postings::{Postings, Trigrams};
 
 use bm25::PHRASE;
+use documents::{paragraphs, Paragraphs};
 use groups::{group_scores, is_section_start, units, QueryTerms};
 use links::{
   call_titles, code_call_titles, heading_titles, is_label_heading, is_lone_label, lead_titles, name_spans,
@@ -135,10 +138,17 @@ pub fn scores_with(
   // share of the text from 1.78 % to 1.91-2.04 %).
   let thread = segments.iter().any(|s| s.kind == Kind::Role);
   let title_alone = leads.title_alone(text, segments);
-  let (section_of, sections, container_of_unit) = if whole_messages && thread {
-    (container_of.clone(), containers, (0..containers).collect())
-  } else {
-    units(segments, &container_of, containers, title_alone)
+  let paragraphs =
+    (!(whole_messages && thread)).then(|| leads.paragraphs(text, &index.folded, segments, &container_of));
+  let (section_of, sections, container_of_unit) = match paragraphs {
+    None => (container_of.clone(), containers, (0..containers).collect()),
+    Some(paragraphs) => units(
+      segments,
+      &container_of,
+      containers,
+      title_alone,
+      &paragraphs.continues,
+    ),
   };
   let mut units_in = vec![0usize; containers];
   for &c in &container_of_unit {
@@ -314,8 +324,8 @@ pub fn scores_with(
   }
   // Not with siblings, where messages are whole units of ownership (named by the headings
   // over them, the threads' sibling share of the kept messages rose from 0.637 % to 0.646 %).
-  if !(whole_messages && thread) {
-    name_by_headings_over(text, segments, &span, &mut title);
+  if let Some(paragraphs) = paragraphs {
+    name_by_headings_over(text, segments, &span, paragraphs, &mut title);
   }
   // A unit that cites a listed source is named by it, as a heading names its section; a
   // unit of sources alone (a list with no heading over it) is named by none of them.
@@ -871,15 +881,38 @@ fn found_names(
 /// about. Not by a heading over more than `MAX_NAMESAKES` units (`## Findings` over every
 /// source's): it tells none of them apart. Under such names, a label the parts repeat
 /// (`### Overview`) names none of them, and a heading alone in its unit gives its names to
-/// the units under it.
+/// the units under it. A heading over several paragraphs names the first of them, and
+/// those after it that name nothing of their own (`Paragraphs`): they are its document's
+/// (`## Stephen Sondheim` over "Sondheim has received…" and "He has been described as…");
+/// one that names something is another's (`Tim Burton is…` under `# Notes`).
 fn name_by_headings_over(
   text: &str,
   segments: &[Segment],
   span: &[(usize, usize)],
+  paragraphs: &Paragraphs,
   title: &mut [Vec<String>],
 ) {
   let parents = parent_headings(text, segments);
-  let above = |k: usize| std::iter::successors(parents[span[k].0], |&h| parents[h]);
+  let heading = |first: usize| {
+    segments[first]
+      .heading
+      .filter(|&h| segments[h].kind == Kind::Heading)
+  };
+  // Per heading, the first unit under it that holds prose (not a mail's header lines).
+  let mut lead: FxHashMap<usize, usize> = FxHashMap::default();
+  for &(first, _) in span {
+    if let Some(h) = heading(first).filter(|_| paragraphs.holds_prose[segments[first].block]) {
+      lead.entry(h).or_insert(first);
+    }
+  }
+  let over = |first: usize| match segments[first].kind {
+    Kind::Heading => parents[first],
+    _ => heading(first).filter(|h| {
+      let b = segments[first].block;
+      lead.get(h) == Some(&first) || (paragraphs.prose[b] && !paragraphs.named[b])
+    }),
+  };
+  let above = |k: usize| std::iter::successors(over(span[k].0), |&h| parents[h]);
   let mut under = vec![0usize; segments.len()];
   for k in 0..span.len() {
     for h in above(k) {
@@ -997,6 +1030,8 @@ pub struct Leads {
   rows: OnceLock<FxHashMap<usize, (usize, usize)>>,
   /// Per block, whether it is a title alone (`title_alone`).
   titles: OnceLock<Vec<bool>>,
+  /// Per block, what its first sentence tells of its document (`documents`).
+  paragraphs: OnceLock<Paragraphs>,
 }
 
 impl Leads {
@@ -1006,6 +1041,7 @@ impl Leads {
       sources: OnceLock::new(),
       rows: OnceLock::new(),
       titles: OnceLock::new(),
+      paragraphs: OnceLock::new(),
     }
   }
 
@@ -1078,6 +1114,24 @@ impl Leads {
       .sources
       .get_or_init(|| Sources::read(text, segments))
       .as_ref()
+  }
+
+  /// Per block, whether it opens as prose, names something, and goes on with the
+  /// document before it (`documents::paragraphs`); `container_of` is `sections`'.
+  fn paragraphs(
+    &self,
+    text: &str,
+    folded: &str,
+    segments: &[Segment],
+    container_of: &[usize],
+  ) -> &Paragraphs {
+    self.paragraphs.get_or_init(|| {
+      paragraphs(text, folded, segments, container_of, |i| {
+        let mut names = self.of(text, segments, i).0;
+        names.retain(|t| long_enough(t));
+        names
+      })
+    })
   }
 
   /// Per block, whether it is a title alone: one segment of text that is a title line
