@@ -1820,23 +1820,21 @@ const ROMANS: &str = "## Romans (2013 film)\n\nRomans is a 2013 Malayalam comedy
 /// name.
 #[test]
 fn a_heading_names_the_paragraphs_of_its_document() {
-  let task = "Romans stars which Tamil and Telugu actress?";
-  let e = extract_text(
-    ROMANS,
-    task,
-    &Options {
-      max_tokens: Some(80),
-      ..Options::default()
-    },
-    &Cancel::new(),
-  )
-  .unwrap();
-  assert!(e.text.contains("Niveda Thomas in the lead roles"), "{}", e.text);
+  let kept = extract_within(ROMANS, "Romans stars which Tamil and Telugu actress?", 80);
+  assert!(kept.contains("Niveda Thomas in the lead roles"), "{kept}");
   assert!(
-    e.text.contains("She works mainly in Tamil and Telugu films"),
-    "{}",
-    e.text
+    kept.contains("She works mainly in Tamil and Telugu films"),
+    "{kept}"
   );
+}
+
+/// What `extract_text` keeps of `text` for `task` within `max_tokens`.
+fn extract_within(text: &str, task: &str, max_tokens: usize) -> String {
+  let options = Options {
+    max_tokens: Some(max_tokens),
+    ..Options::default()
+  };
+  extract_text(text, task, &options, &Cancel::new()).unwrap().text
 }
 
 const SONDHEIM: &str = "## Six by Sondheim\n\nSix by Sondheim is a 2013 documentary film about the songwriter Stephen Sondheim.\n\nThe film was directed and co-produced by James Lapine, who staged several of his musicals.\n\n## James Lapine\n\nJames Lapine is an American stage director and playwright of musical theatre.\n\nHe won the Tony Award for Best Book of a Musical three times, for Into the Woods, Falsettos and Passion.\n\n## Tony Award\n\nThe Tony Award recognizes excellence in Broadway theatre and is presented each June.\n\nWinners receive a medallion designed by Herman Rosse.\n\n## Stephen Sondheim\n\nStephen Sondheim was an American composer and lyricist of musical theatre.\n\nHe received eight Tony Awards, more than any other composer.";
@@ -1847,25 +1845,11 @@ const SONDHEIM: &str = "## Six by Sondheim\n\nSix by Sondheim is a 2013 document
 #[test]
 fn a_paragraph_that_names_nothing_goes_on_with_its_document() {
   let task = "How many Tony Awards did the director of Six by Sondheim win?";
-  let e = extract_text(
-    SONDHEIM,
-    task,
-    &Options {
-      max_tokens: Some(100),
-      ..Options::default()
-    },
-    &Cancel::new(),
-  )
-  .unwrap();
+  let kept = extract_within(SONDHEIM, task, 100);
   assert!(
-    e.text.contains("directed and co-produced by James Lapine"),
-    "{}",
-    e.text
+    kept.contains("directed and co-produced by James Lapine"),
+    "{kept}"
   );
-  assert!(
-    e.text.contains("He won the Tony Award for Best Book"),
-    "{}",
-    e.text
-  );
-  assert!(!e.text.contains("eight Tony Awards"), "{}", e.text);
+  assert!(kept.contains("He won the Tony Award for Best Book"), "{kept}");
+  assert!(!kept.contains("eight Tony Awards"), "{kept}");
 }

@@ -105,6 +105,9 @@ const MIN_SHARED_WORD: usize = 3;
 
 /// Whether a sentence opens as prose does: with a letter, a digit or a quote, closed by a
 /// full stop, a question or an exclamation mark (before a closing quote or bracket).
+/// Unlike the segmenter's `is_prose`, a short sentence is prose ("He won."; with that
+/// one's length bound, the two-paragraph probe lost .025), and a bracket alone closes
+/// none (a title line's `Ed Wood (film)`).
 fn opens_as_prose(sentence: &str) -> bool {
   let t = sentence.trim();
   t.starts_with(|c: char| c.is_alphanumeric() || matches!(c, '"' | '\u{201c}'))
