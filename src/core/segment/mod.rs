@@ -770,10 +770,13 @@ pub fn repeats(text: &str, segments: &[Segment]) -> Vec<u32> {
 fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
   let line = |k: usize| text[lines[k].0..lines[k].1].trim();
   let blank = |k: usize| k >= lines.len() || is_blank(line(k)) || html::is_markup_only(line(k));
+  // A rule between lines bounds paragraphs as a blank line does (`════` over and under a
+  // title, as programs and chat models rule off their records).
+  let rule = |k: usize| is_thematic_break(line(k)) || is_labelled_rule(line(k));
   // The last line of the paragraph from line `k` on.
   let last = |k: usize| {
     (k..lines.len())
-      .take_while(|&n| n == k || !blank(n) && !html::breaks_paragraph(line(n - 1), line(n)))
+      .take_while(|&n| n == k || !blank(n) && !rule(n) && !html::breaks_paragraph(line(n - 1), line(n)))
       .last()
       .unwrap_or(k)
   };
@@ -796,11 +799,7 @@ fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
       }
     }
     // A rule opens a paragraph as a blank line does (front matter's `---` over `title: …`).
-    let opens = k == 0
-      || blank(k - 1)
-      || is_labelled_rule(line(k - 1))
-      || is_thematic_break(line(k - 1))
-      || html::breaks_paragraph(line(k - 1), l);
+    let opens = k == 0 || blank(k - 1) || rule(k - 1) || html::breaks_paragraph(line(k - 1), l);
     paragraphs += usize::from(opens);
     let leading_fields = !opens && after_fields;
     after_fields = (opens || after_fields) && fields_only(l);
@@ -817,7 +816,7 @@ fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
       title_lines += 1;
     } else if opens && is_title_block(paragraph(k)) {
       let end = last(k);
-      let next = (end + 1..lines.len()).find(|&n| !blank(n));
+      let next = (end + 1..lines.len()).find(|&n| !blank(n) && !rule(n));
       title_lines += usize::from(next.is_some_and(|n| is_prose(paragraph(n))));
     }
   }
@@ -2459,6 +2458,20 @@ mod tests {
       heading_texts(&got),
       [format!("Ed Wood\n{rule}"), format!("Tim Burton\n{rule}")],
       "{got:?}"
+    );
+    // In a tool result too, where titles head only where they recur: a title between two
+    // rules is a paragraph of its own, over the prose of the next.
+    let prose = "was an American filmmaker who made low-budget films in the 1950s and is remembered for them. He died in 1978.";
+    let text =
+      format!("{rule}\nEd Wood\n{rule}\nEd Wood {prose}\n{rule}\nTim Burton\n{rule}\nTim Burton {prose}");
+    let headings: Vec<String> = part(&text)
+      .iter()
+      .filter(|s| s.0 == Kind::Heading)
+      .map(|s| s.1.to_string())
+      .collect();
+    assert_eq!(
+      headings,
+      [format!("Ed Wood\n{rule}"), format!("Tim Burton\n{rule}")]
     );
     assert!(is_box_rule("────") && !is_box_rule("──") && !is_box_rule("─═─"));
   }
