@@ -8,8 +8,8 @@ use crate::core::segment::{
   after_stamp, before_barred_field, call_arguments, document_stem, field_line, field_title, file_header,
   inner_text, is_inline_tag, is_markup_only, is_title_attribute, is_title_element, is_title_line,
   is_titled_tag, json_title, json_unescaped, json_written, later_field_title, latex_heading_title,
-  match_prefix, quoted_heading, tag_title, without_addresses, without_org_tags, without_ornaments,
-  without_tags,
+  match_prefix, quoted_heading, tag_title, titled_rule, without_addresses, without_org_tags,
+  without_ornaments, without_tags,
 };
 use crate::core::sentences::stands_before_name;
 use crate::core::terms::{is_stop_word, push_folded};
@@ -48,7 +48,7 @@ pub(super) fn heading_title(heading: &str) -> String {
   {
     return record_title(named);
   }
-  if let Some(named) = latex_heading_title(heading) {
+  if let Some(named) = latex_heading_title(heading).or_else(|| titled_rule(heading)) {
     return title(named);
   }
   // A heading in markup (`<p><b>Ed Wood</b></p>`, `<b>Ed Wood</b><br>`) is read inside its tags.

@@ -388,6 +388,7 @@ fn segment_with(
         || field
         || latex
         || file_header(stripped).is_some()
+        || titled_rule(stripped).is_some()
         || title_lines && is_wiki_heading(stripped))
       || tag
       || quoted_heading(stripped).is_some() && stands_apart(lines.get(i + 1).map(|&(a, b)| &text[a..b]))
@@ -461,10 +462,17 @@ fn segment_with(
     // paragraph of sentences over `---` is closed by a thematic break (files with front
     // matter joined by `cat`, the next one's `---` right under the last one's text). The
     // line is asked first: the paragraph is read only over an underline.
+    // A line between two rules of one mark (`════` or `*****` over and under it) is as
+    // plainly a title.
     if let Some((s, _)) = para.filter(|&(s, e)| {
-      (title_lines || stripped.starts_with('='))
-        && is_setext_underline(stripped)
-        && memchr::memchr(b'\n', &text.as_bytes()[s..e]).is_none()
+      let framed = || {
+        let first = lines.partition_point(|&(a, _)| a < s);
+        first > 0
+          && is_rule(stripped)
+          && text[lines[first - 1].0..lines[first - 1].1].trim() == stripped.trim()
+      };
+      memchr::memchr(b'\n', &text.as_bytes()[s..e]).is_none()
+        && ((title_lines || stripped.starts_with('=')) && is_setext_underline(stripped) || framed())
         && reads_as_heading(&text[s..e], stripped)
     }) {
       para = None;
@@ -496,7 +504,7 @@ fn segment_with(
     // A thematic break (`---` under a document's last line, as a YAML stream and many
     // exports separate their documents) ends the block it closes; what follows starts
     // anew, so that a title field under it heads what follows.
-    if indent <= 3 && (is_thematic_break(stripped) || is_labelled_rule(stripped)) {
+    if indent <= 3 && is_rule(stripped) {
       para = Some(match para {
         Some((s, _)) => (s, le),
         None => (ls, le),
@@ -772,7 +780,7 @@ fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
   let blank = |k: usize| k >= lines.len() || is_blank(line(k)) || html::is_markup_only(line(k));
   // A rule between lines bounds paragraphs as a blank line does (`════` over and under a
   // title, as programs and chat models rule off their records).
-  let rule = |k: usize| is_thematic_break(line(k)) || is_labelled_rule(line(k));
+  let rule = |k: usize| is_rule(line(k));
   // The last line of the paragraph from line `k` on.
   let last = |k: usize| {
     (k..lines.len())
@@ -1451,8 +1459,14 @@ fn is_box_rule(line: &str) -> bool {
   first.is_some_and(|f| chars.clone().count() >= 2 && chars.all(|c| c == f))
 }
 
-/// Three or more `-`, `*` or `_` alone on a line, spaces between allowed (`---`, `* * *`),
-/// or a box-drawn rule.
+/// A line that rules off what is over it: a thematic break or a labelled rule.
+fn is_rule(line: &str) -> bool {
+  is_thematic_break(line) || is_labelled_rule(line)
+}
+
+/// Three or more `-`, `*`, `_`, `=` or `#` alone on a line, spaces between allowed (`---`,
+/// `* * *`, `=====`, as programs print between records; a `#` heading has words after its
+/// marks), or a box-drawn rule.
 fn is_thematic_break(line: &str) -> bool {
   if is_box_rule(line) {
     return true;
@@ -1461,34 +1475,50 @@ fn is_thematic_break(line: &str) -> bool {
   let mut count = 0;
   let mut first = None;
   for c in marks {
-    if !matches!(c, b'-' | b'*' | b'_') || first.is_some_and(|f| f != c) {
+    if !matches!(c, b'-' | b'*' | b'_' | b'=' | b'#') || first.is_some_and(|f| f != c) {
       return false;
     }
     first = Some(c);
     count += 1;
   }
-  count >= 3
+  count >= MIN_RULE
 }
 
 /// A rule with a label in it, as programs print between records (mysql's `*** 1. row
 /// ***`, `----- Original Message -----`): the same mark, three times at least, on both
 /// sides of a short label. It closes the block over it, as a thematic break does.
 fn is_labelled_rule(line: &str) -> bool {
+  rule_label(line).is_some()
+}
+
+/// A labelled rule's label (`Ed Wood` of `===== Ed Wood =====`).
+fn rule_label(line: &str) -> Option<&str> {
   let t = line.trim();
-  let Some(mark) = t
+  let mark = t
     .bytes()
     .next()
-    .filter(|c| matches!(c, b'*' | b'-' | b'=' | b'_' | b'~'))
-  else {
-    return false;
-  };
+    .filter(|c| matches!(c, b'*' | b'-' | b'=' | b'_' | b'~'))?;
   let open = t.bytes().take_while(|&c| c == mark).count();
   let close = t.bytes().rev().take_while(|&c| c == mark).count();
   let label = t.get(open..t.len().saturating_sub(close)).unwrap_or("");
   // Spaced from its marks: `***Ed Wood***` is a bold title.
   let spaced = label.starts_with(' ') && label.ends_with(' ');
   let label = label.trim();
-  open >= MIN_RULE && close >= MIN_RULE && spaced && !label.is_empty() && label.len() <= MAX_TITLE_LINE
+  (open >= MIN_RULE && close >= MIN_RULE && spaced && !label.is_empty() && label.len() <= MAX_TITLE_LINE)
+    .then_some(label)
+}
+
+/// The title of a labelled rule whose label is one (`===== Ed Wood =====`, `----- Original
+/// Message -----`): it heads what follows. One labelled with a count or in lower case (`***
+/// 1. row ***`) only rules off.
+pub fn titled_rule(line: &str) -> Option<&str> {
+  // A count (`1.`, `#3`, `2)`), not a year that opens a title (`2014 FIFA World Cup`).
+  let count = |label: &str| {
+    let first = label.split_whitespace().next().unwrap_or("");
+    let digits = first.trim_start_matches('#').trim_end_matches(['.', ':', ')']);
+    digits.bytes().all(|c| c.is_ascii_digit()) && digits.len() < first.len()
+  };
+  rule_label(line).filter(|label| is_title_line(label) && !count(label))
 }
 
 /// A rule's marks on each side of its label: three, as a thematic break's.
@@ -2623,9 +2653,46 @@ mod tests {
     assert!(
       is_thematic_break("* * *")
         && is_thematic_break("___")
+        && is_thematic_break("=====")
+        && is_thematic_break("#####")
         && !is_thematic_break("--")
         && !is_thematic_break("-*-")
+        && !is_thematic_break("## Ed Wood")
     );
+  }
+
+  /// Records ruled off by lines of one mark, in a tool result: a line between two rules is
+  /// a title, as is a rule's label that is one, and each heads its record (one record is
+  /// enough: nothing recurs). A label that is a count rules off only.
+  #[test]
+  fn a_title_between_rules_or_in_one_heads_its_record() {
+    let prose =
+      "Ed Wood was an American filmmaker who made low-budget films in the 1950s and is remembered for them.";
+    let headings = |text: &str| -> Vec<String> {
+      part(text)
+        .iter()
+        .filter(|s| s.0 == Kind::Heading)
+        .map(|s| s.1.to_string())
+        .collect()
+    };
+    for mark in ["=", "#", "*", "-"] {
+      let rule = mark.repeat(30);
+      let text = format!("Results:\n\n{rule}\nEd Wood\n{rule}\n{prose}");
+      assert_eq!(headings(&text), [format!("Ed Wood\n{rule}")], "{mark}");
+    }
+    // Two rules of different marks frame nothing: the line over `*****` stays a line.
+    let unframed = format!("{}\nEd Wood\n{}\n{prose}", "=".repeat(30), "*".repeat(30));
+    assert!(headings(&unframed).is_empty());
+    let labelled = format!("===== Ed Wood =====\n{prose}\n----- Tim Burton -----\n{prose}");
+    assert_eq!(
+      headings(&labelled),
+      ["===== Ed Wood =====", "----- Tim Burton -----"]
+    );
+    assert_eq!(
+      titled_rule("----- Original Message -----"),
+      Some("Original Message")
+    );
+    assert_eq!(titled_rule("*** 1. row ***"), None);
   }
 
   /// Records whose fields open before their title (`id: 7` over `title: Ed Wood`), one
