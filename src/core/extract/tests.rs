@@ -1144,6 +1144,65 @@ fn a_result_that_opens_with_a_title_alone_is_named_by_it() {
   assert!(!e.text.contains("Anglo-Irish"), "{}", e.text);
 }
 
+/// A fetched page is one document with what a reader prints around it (its title and
+/// address as fields, a label over the text, where it was retrieved from): the call names
+/// the page's text as it names a result of one paragraph, so a link from the page that
+/// names it reaches the text, not only its title.
+#[test]
+fn a_page_s_fields_and_notes_go_with_its_text() {
+  let pages = [
+    (
+      "Six by Sondheim",
+      "Six by Sondheim is a 2013 documentary film about a songwriter. It was directed by James Lapine.",
+    ),
+    (
+      "Trevor Nunn",
+      "He is an English theatre director who ran the Royal Shakespeare Company for many years.",
+    ),
+    (
+      "James Lapine",
+      "He is an American stage director and playwright of musical theatre, who lives in New York.",
+    ),
+    (
+      "Sam Mendes",
+      "He is an English film and stage director who made two films of the James Bond series.",
+    ),
+  ];
+  let mut thread = vec![Message::text("user", "Fetch the pages.")];
+  for (i, (title, body)) in pages.iter().enumerate() {
+    let id = format!("c{i}");
+    let url = format!("https://en.wikipedia.org/wiki/{}", title.replace(' ', "_"));
+    thread.push(call_message(&[(&id, "fetch", &format!("{{\"url\":\"{url}\"}}"))]));
+    let page = format!(
+      "Title: {title} - Wikipedia\n\nURL Source: {url}\n\nMarkdown Content:\n\n{body}\n\nRetrieved from \"{url}\"\n"
+    );
+    thread.push(result_message(&id, &page));
+  }
+  let options = |max_tokens| Options {
+    max_tokens: Some(max_tokens),
+    ..Options::default()
+  };
+  let task = "What nationality is the director of Six by Sondheim?";
+  let e = extract_messages(&thread, task, &options(170), &Cancel::new()).unwrap();
+  assert!(e.text.contains("It was directed by James Lapine"), "{}", e.text);
+  assert!(e.text.contains("He is an American stage director"), "{}", e.text);
+  assert!(!e.text.contains("Royal Shakespeare"), "{}", e.text);
+  // The pages listed in one result, each text under a label: the label goes with the
+  // text, and the text with its record's title.
+  let listed: Vec<String> = pages
+    .iter()
+    .map(|(title, body)| format!("Title: {title}\nContent:\n\n{body}"))
+    .collect();
+  let thread = vec![
+    Message::text("user", "Look the pages up."),
+    call_message(&[("c0", "lookup", "{\"titles\":\"all\"}")]),
+    result_message("c0", &listed.join("\n\n")),
+  ];
+  let e = extract_messages(&thread, task, &options(75), &Cancel::new()).unwrap();
+  assert!(e.text.contains("He is an American stage director"), "{}", e.text);
+  assert!(!e.text.contains("Royal Shakespeare"), "{}", e.text);
+}
+
 /// A tool result is scored with its call: the call names what came back, as a heading
 /// names its section, even when the result itself never says it and when several calls
 /// stand before their results.

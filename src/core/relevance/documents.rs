@@ -6,7 +6,7 @@ use rustc_hash::FxHashSet;
 
 use super::groups::is_section_start;
 use super::links::{call_titles, heading_titles};
-use crate::core::segment::{Kind, Segment};
+use crate::core::segment::{is_title_block, Kind, Segment};
 use crate::core::terms::is_stop_word;
 
 /// Per block, what its first sentence tells of the document it is in.
@@ -22,18 +22,21 @@ pub(super) struct Paragraphs {
   /// It goes on with the document of the block before it: both are paragraphs of one
   /// section whose start titles its first paragraph (`titles_its_lead`), it opens as
   /// prose, names nothing, and shares a word with the block before (an unrelated note
-  /// under the same heading, "It rained all week.", shares none).
+  /// under the same heading, "It rained all week.", shares none). Or it is in a section
+  /// that holds one document's prose: the rest is that document's furniture.
   pub continues: Vec<bool>,
 }
 
 /// The blocks' `Paragraphs`. `container_of` is each segment's section (`sections`);
-/// `names` gives the names a segment leads with.
+/// `names` gives the names a segment leads with, `listed` whether a segment is a listed
+/// source.
 pub(super) fn paragraphs(
   text: &str,
   folded: &str,
   segments: &[Segment],
   container_of: &[usize],
   names: impl Fn(usize) -> Vec<String>,
+  listed: impl Fn(usize) -> bool,
 ) -> Paragraphs {
   let blocks = segments.last().map_or(0, |s| s.block + 1);
   let mut first_of = vec![usize::MAX; blocks];
@@ -92,6 +95,36 @@ pub(super) fn paragraphs(
       words(b - 1).iter().any(|w| own.contains(w))
     };
   }
+  // A section that holds one document (a fetched page: its title, its address, the
+  // site's menu and notes around one text) is one unit: its other blocks are that
+  // document's furniture. A block of prose (not a title over its address that a sentence
+  // seems to end in: `Maxim Media Marketing, Inc. - Wikipedia`), an item that closes as a
+  // sentence (a finding, a result's snippet; a menu's links do not) and a listed source
+  // are each a document of their own.
+  // Per section, how many documents it holds and the block of the last.
+  let mut documents = vec![(0usize, 0usize); sections];
+  for b in (0..blocks).filter(|&b| first_of[b] != usize::MAX) {
+    let mut own = (first_of[b]..segments.len()).take_while(|&i| segments[i].block == b);
+    let document = holds_prose[b] && !is_title_block(&text[segments[first_of[b]].start..end_of[b]])
+      || own.any(|i| {
+        listed(i)
+          || segments[i].kind == Kind::Item && closes_as_sentence(&text[segments[i].start..segments[i].end])
+      });
+    if document {
+      let c = container_of[first_of[b]];
+      documents[c] = (documents[c].0 + 1, b);
+    }
+  }
+  // Furniture after the document is a line (`Retrieved from "…"`); a list after it (a
+  // bibliography, the links of a page's footer) is not the document's.
+  let line = |b: usize| segments.get(first_of[b] + 1).is_none_or(|n| n.block != b);
+  for b in 1..blocks {
+    let (i, before) = (first_of[b], first_of[b - 1]);
+    if i != usize::MAX && before != usize::MAX && container_of[i] == container_of[before] {
+      let (count, document) = documents[container_of[i]];
+      continues[b] |= count == 1 && (b <= document || line(b));
+    }
+  }
   Paragraphs {
     prose,
     holds_prose,
@@ -110,10 +143,16 @@ const MIN_SHARED_WORD: usize = 3;
 /// none (a title line's `Ed Wood (film)`).
 fn opens_as_prose(sentence: &str) -> bool {
   let t = sentence.trim();
-  t.starts_with(|c: char| c.is_alphanumeric() || matches!(c, '"' | '\u{201c}'))
-    && t
-      .trim_end_matches(['"', '\'', ')', '\u{201d}'])
-      .ends_with(['.', '!', '?'])
+  t.starts_with(|c: char| c.is_alphanumeric() || matches!(c, '"' | '\u{201c}')) && closes_as_sentence(t)
+}
+
+/// Whether text ends as a sentence does: a full stop, a question or an exclamation mark,
+/// before any closing quote or bracket.
+fn closes_as_sentence(text: &str) -> bool {
+  text
+    .trim_end()
+    .trim_end_matches(['"', '\'', ')', '\u{201d}'])
+    .ends_with(['.', '!', '?'])
 }
 
 /// Whether a section's start titles what its first paragraph is about: a heading or a
@@ -149,6 +188,54 @@ mod tests {
       ", url='https://en.wikipedia.org/wiki/Ed_Wood'), Result(content='It is."
     ));
     assert!(!opens_as_prose("\\begin{thebibliography}{10}"));
+  }
+
+  /// Per block of `text` (a tool result), its first line and whether it goes on with the
+  /// block before it.
+  fn continuing(text: &str) -> Vec<(String, bool)> {
+    let mut segments = Vec::new();
+    crate::core::segment::segment_part(
+      text,
+      0,
+      0,
+      crate::core::segment::Granularity::Sentence,
+      &mut segments,
+      0,
+    );
+    let (container_of, _) = super::super::groups::sections(&segments);
+    let folded = text.to_lowercase();
+    let p = paragraphs(text, &folded, &segments, &container_of, |_| Vec::new(), |_| false);
+    let mut seen = FxHashSet::default();
+    segments
+      .iter()
+      .filter(|s| seen.insert(s.block))
+      .map(|s| {
+        (
+          text[s.start..s.end].lines().next().unwrap_or("").to_owned(),
+          p.continues[s.block],
+        )
+      })
+      .collect()
+  }
+
+  /// A fetched page's fields and label over its text, and the line after it that says
+  /// where it was retrieved, go with it; a list after the text (a bibliography) does not,
+  /// nor do the paragraphs of a section that holds two documents.
+  #[test]
+  fn a_section_of_one_document_holds_its_furniture() {
+    let page = "# Fetched\n\nTitle: Sunfeast Open\n\nURL Source: https://x.org/Sunfeast_Open\n\nMarkdown Content:\n\nThe Sunfeast Open was an annual tennis tournament held in Kolkata.\n\nRetrieved from \"https://x.org/Sunfeast_Open\"\n\n\\begin{thebibliography}{2}\n\\bibitem{a} Sunfeast Open, \\url{https://x.org/Sunfeast_Open}\n\\bibitem{b} Kolkata, \\url{https://x.org/Kolkata}\n\\end{thebibliography}";
+    let got = continuing(page);
+    let goes_on = |opening: &str| got.iter().find(|(t, _)| t.starts_with(opening)).unwrap().1;
+    assert!(
+      goes_on("URL Source")
+        && goes_on("Markdown Content")
+        && goes_on("The Sunfeast Open")
+        && goes_on("Retrieved from"),
+      "{got:?}"
+    );
+    assert!(!goes_on("\\begin{thebibliography}"), "{got:?}");
+    let two = "## Notes\n\nEd Wood was an American filmmaker.\n\nTim Burton is an American director.";
+    assert!(continuing(two).iter().all(|(_, on)| !on), "{:?}", continuing(two));
   }
 
   #[test]

@@ -65,8 +65,8 @@ pub fn units(
         open[k] = Some((unit, Some(s.block), true));
         unit
       }
-      Some((unit, Some(title), false))
-        if (titles.get(title) == Some(&true) || continues.get(s.block) == Some(&true))
+      Some((unit, Some(last), after_item))
+        if (!after_item && titles.get(last) == Some(&true) || continues.get(s.block) == Some(&true))
           && !is_section_start(s.kind) =>
       {
         open[k] = Some((unit, Some(s.block), item));

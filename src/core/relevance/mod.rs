@@ -964,9 +964,10 @@ fn name_by_headings_over(
 }
 
 /// A search's results are titled with their site after a dash or a bar (`Ed Wood -
-/// Wikipedia`, `Tim Burton | Britannica`): where most titled units end with one such
-/// suffix, each of them is named without it too, as a title is read (`Careers (board
-/// game) - Wikipedia` is "careers", as `## Careers (board game)` is).
+/// Wikipedia`, `Tim Burton | Britannica`): where titled units share such a suffix, each
+/// of them is named without it too, as a title is read (`Careers (board game) -
+/// Wikipedia` is "careers", as `## Careers (board game)` is), whatever other units are
+/// named (the calls that fetched the pages, by their addresses).
 fn name_without_shared_suffix(titles: &mut [(Vec<String>, Naming)]) {
   fn suffix(t: &str) -> Option<&str> {
     SITE_SEPARATORS
@@ -976,26 +977,23 @@ fn name_without_shared_suffix(titles: &mut [(Vec<String>, Naming)]) {
       .map(|at| &t[at..])
   }
   let mut count: FxHashMap<&str, usize> = FxHashMap::default();
-  let mut titled = 0;
   for (names, _) in titles.iter() {
-    if let Some(first) = names.first() {
-      titled += 1;
-      if let Some(s) = suffix(first) {
-        *count.entry(s).or_insert(0) += 1;
-      }
+    if let Some(s) = names.first().and_then(|first| suffix(first)) {
+      *count.entry(s).or_insert(0) += 1;
     }
   }
-  let Some((shared, n)) = count.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0))) else {
-    return;
-  };
-  if n < MIN_SITE_TITLES || 2 * n < titled {
+  let shared: Vec<String> = count
+    .into_iter()
+    .filter(|&(_, n)| n >= MIN_SITE_TITLES)
+    .map(|(s, _)| s.to_owned())
+    .collect();
+  if shared.is_empty() {
     return;
   }
-  let shared = shared.to_owned();
   for (names, _) in titles.iter_mut() {
     let bare: Vec<String> = names
       .iter()
-      .filter_map(|t| t.strip_suffix(shared.as_str()))
+      .filter_map(|t| shared.iter().find_map(|s| t.strip_suffix(s.as_str())))
       .map(source_title)
       .filter(|t| long_enough(t))
       .collect();
@@ -1009,9 +1007,8 @@ fn name_without_shared_suffix(titles: &mut [(Vec<String>, Naming)]) {
 
 /// What stands between a result's title and its site's name.
 const SITE_SEPARATORS: [&str; 4] = [" - ", " | ", " — ", " – "];
-/// A suffix names a site when at least this many titles end with it, and most do: one
-/// title's suffix is part of its name ("Star Wars - A New Hope" alone), and a few results
-/// from one site among many others' do not make it the listing's.
+/// A suffix names a site when at least this many titles end with it: one title's suffix
+/// is part of its name ("Star Wars - A New Hope" alone).
 const MIN_SITE_TITLES: usize = 2;
 
 /// A title shorter than `MIN_TITLE_CHARS` letters or digits is not sought as a name.
@@ -1126,11 +1123,19 @@ impl Leads {
     container_of: &[usize],
   ) -> &Paragraphs {
     self.paragraphs.get_or_init(|| {
-      paragraphs(text, folded, segments, container_of, |i| {
-        let mut names = self.of(text, segments, i).0;
-        names.retain(|t| long_enough(t));
-        names
-      })
+      let sources = self.sources(text, segments);
+      paragraphs(
+        text,
+        folded,
+        segments,
+        container_of,
+        |i| {
+          let mut names = self.of(text, segments, i).0;
+          names.retain(|t| long_enough(t));
+          names
+        },
+        |i| sources.is_some_and(|s| s.defines[i]),
+      )
     })
   }
 
@@ -1432,6 +1437,27 @@ mod tests {
     name_without_shared_suffix(&mut titles);
     let names: Vec<&str> = titles.iter().map(|(names, _)| names[1].as_str()).collect();
     assert_eq!(names, ["careers", "risk", "santa fe"]);
+    // Among more units named otherwise (the calls that fetched the pages, by their
+    // addresses), and beside another site's titles.
+    let mut titles: Vec<(Vec<String>, Naming)> = [
+      "careers (board game) - wikipedia",
+      "risk (game) | britannica",
+      "ed wood",
+      "tim burton",
+      "bela lugosi",
+      "monopoly (game) | britannica",
+      "santa fe, missouri - wikipedia",
+    ]
+    .iter()
+    .map(|t| (vec![(*t).to_owned()], Naming::Written))
+    .collect();
+    name_without_shared_suffix(&mut titles);
+    let bare: Vec<&str> = titles
+      .iter()
+      .filter_map(|(names, _)| names.get(1))
+      .map(String::as_str)
+      .collect();
+    assert_eq!(bare, ["careers", "risk", "monopoly", "santa fe"]);
   }
 
   /// `Question: <task>` over two paragraphs, the second faint: it scores over the question.
