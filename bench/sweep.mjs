@@ -3,10 +3,11 @@
 // the tools' and frameworks' own shapes, to check that relevance holds beyond the bench's
 // layouts; and probes written later the same way (`results`: a search result's layouts,
 // `lists`: reports' lists and links of sources; `dressed`, `dressed-reports`: titles and
-// bullets dressed in pictographs). Not part of `npm run bench`; numbers only, per rendering, on one half of the
+// bullets dressed in pictographs; `pages`: pages fetched one by one, as readers print them).
+// Not part of `npm run bench`; numbers only, per rendering, on one half of the
 // questions (odd indices develop, even ones check, as in bench/forms.mjs).
 //
-//   node bench/sweep.mjs texts|agents|reports|nested|results|lists|dressed|dressed-reports [--half odd|even|all] [--only NAME,…] [--limit N]
+//   node bench/sweep.mjs texts|agents|reports|nested|results|lists|dressed|dressed-reports|pages [--half odd|even|all] [--only NAME,…] [--limit N]
 //
 // Per rendering: supporting-sentence recall at a quarter of the context's tokens, the share of
 // questions with all recalled, extractions over budget, and `reachable` (the recall of the

@@ -2,7 +2,8 @@
 // chat models and tools dress them: pictographs before a title (`📄 **Title**`, `### 📄 Title`,
 // `📄 Title`, a keycap `1️⃣`, an arrow), marks around it (`_Title_`, `[Title]`, `` `Title` ``,
 // `【Title】`), an index or a label before it (`【1】Title`, `Result 1 of 10: Title`), fields a bar
-// apart (`Title: … | Source: … | Date: …`), box-drawn rules around it, a `<details>` element
+// apart (`Title: … | Source: … | Date: …`), rules over and under it (box-drawn, `=`, `*`, `#`)
+// or around it (`===== Title =====`, session 39), a `<details>` element
 // titled by its `<summary>`; and the same documents undressed (`**Title**`, `- **Title**`) to
 // compare with. An OpenAI Chat thread as in `results.mjs`. Written in session 36 as probes
 // (each dressed form lost .10 to .23 against its undressed twin). Measured by bench/sweep.mjs.
@@ -37,5 +38,10 @@ export const FORMS = [
   { name: 'result-k-of-n', render: search((ps) => ps.map((p, i) => `Result ${i + 1} of ${ps.length}: ${p.title}\n${text(p)}`).join('\n\n')) },
   { name: 'barred-fields', render: search((ps) => ps.map((p) => `Title: ${p.title} | Source: en.wikipedia.org | Date: 2024-01-01\n${text(p)}`).join('\n\n')) },
   { name: 'box-rules', render: search((ps) => ps.map((p) => `${'═'.repeat(40)}\n${p.title}\n${'═'.repeat(40)}\n${text(p)}`).join('\n')) },
+  { name: 'equals-rules', render: search((ps) => ps.map((p) => `${'='.repeat(40)}\n${p.title}\n${'='.repeat(40)}\n${text(p)}`).join('\n')) },
+  { name: 'star-rules', render: search((ps) => ps.map((p) => `${'*'.repeat(40)}\n${p.title}\n${'*'.repeat(40)}\n${text(p)}`).join('\n')) },
+  { name: 'hash-rules', render: search((ps) => ps.map((p) => `${'#'.repeat(40)}\n${p.title}\n${'#'.repeat(40)}\n${text(p)}`).join('\n')) },
+  { name: 'labelled-rules', render: search((ps) => ps.map((p) => `===== ${p.title} =====\n${text(p)}`).join('\n')) },
+  { name: 'dashed-labelled-rules', render: search((ps) => ps.map((p) => `----- ${p.title} -----\n${text(p)}`).join('\n')) },
   { name: 'details-summary', render: search((ps) => ps.map((p) => `<details>\n<summary>${p.title}</summary>\n\n${text(p)}\n</details>`).join('\n')), unescape: untagged },
 ]
