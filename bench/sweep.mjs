@@ -63,8 +63,8 @@ const flag = (name, fallback) => {
   return at >= 0 ? args[at + 1] : fallback
 }
 const sweep = args[0]
-if (!['texts', 'agents', 'reports', 'nested', 'results', 'lists', 'dressed', 'dressed-reports'].includes(sweep)) {
-  console.error('usage: node bench/sweep.mjs texts|agents|reports|nested|results|lists|dressed|dressed-reports [--half odd|even|all] [--only NAME,…] [--limit N]')
+if (!['texts', 'agents', 'reports', 'nested', 'results', 'lists', 'dressed', 'dressed-reports', 'pages'].includes(sweep)) {
+  console.error('usage: node bench/sweep.mjs texts|agents|reports|nested|results|lists|dressed|dressed-reports|pages [--half odd|even|all] [--only NAME,…] [--limit N]')
   process.exit(2)
 }
 const module = await import(`./sweeps/${sweep}.mjs`)
