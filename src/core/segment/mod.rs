@@ -388,7 +388,7 @@ fn segment_with(
         || field
         || latex
         || file_header(stripped).is_some()
-        || titled_rule(stripped).is_some()
+        || title_lines && titled_rule(stripped).is_some()
         || title_lines && is_wiki_heading(stripped))
       || tag
       || quoted_heading(stripped).is_some() && stands_apart(lines.get(i + 1).map(|&(a, b)| &text[a..b]))
@@ -504,7 +504,19 @@ fn segment_with(
     // A thematic break (`---` under a document's last line, as a YAML stream and many
     // exports separate their documents) ends the block it closes; what follows starts
     // anew, so that a title field under it heads what follows.
-    if indent <= 3 && is_rule(stripped) {
+    // A line of `=` is a rule where it opens a frame around a title over prose (`=====`
+    // over `Ed Wood` over `=====` over `Ed Wood was…`); elsewhere it is a program's
+    // separator that cuts nothing (as a rule, or framing a test's name over its traceback,
+    // it had moved the threads' own files named from 0.926 to 0.925).
+    let frames = || {
+      let line = |k: usize| lines.get(i + k).map(|&(a, b)| text[a..b].trim());
+      stripped.len() >= MIN_RULE
+        && stripped.trim().bytes().all(|c| c == b'=')
+        && line(1).is_some_and(is_title_line)
+        && line(2) == Some(stripped.trim())
+        && line(3).is_some_and(is_prose)
+    };
+    if indent <= 3 && (is_rule(stripped) || frames()) {
       para = Some(match para {
         Some((s, _)) => (s, le),
         None => (ls, le),
@@ -820,6 +832,11 @@ fn titles_recur(text: &str, lines: &[(usize, usize)]) -> bool {
       // A title field counts where it opens a paragraph or follows the fields that do, or
       // where its key did before.
       *fields.entry(key.trim()).or_default() += 1;
+    } else if titled_rule(l).is_some() {
+      // A rule labelled with a title over prose (`===== Ed Wood =====`), not a program's
+      // over its output (pytest's `----- Captured stdout call -----` over what was printed).
+      let next = (k + 1..lines.len()).find(|&n| !blank(n) && !rule(n));
+      title_lines += usize::from(next.is_some_and(|n| is_prose(paragraph(n))));
     } else if opens && is_titled_item(text, lines, k) {
       title_lines += 1;
     } else if opens && is_title_block(paragraph(k)) {
@@ -1464,8 +1481,8 @@ fn is_rule(line: &str) -> bool {
   is_thematic_break(line) || is_labelled_rule(line)
 }
 
-/// Three or more `-`, `*`, `_`, `=` or `#` alone on a line, spaces between allowed (`---`,
-/// `* * *`, `=====`, as programs print between records; a `#` heading has words after its
+/// Three or more `-`, `*`, `_` or `#` alone on a line, spaces between allowed (`---`,
+/// `* * *`, `#####`, as programs print between records; a `#` heading has words after its
 /// marks), or a box-drawn rule.
 fn is_thematic_break(line: &str) -> bool {
   if is_box_rule(line) {
@@ -1475,7 +1492,7 @@ fn is_thematic_break(line: &str) -> bool {
   let mut count = 0;
   let mut first = None;
   for c in marks {
-    if !matches!(c, b'-' | b'*' | b'_' | b'=' | b'#') || first.is_some_and(|f| f != c) {
+    if !matches!(c, b'-' | b'*' | b'_' | b'#') || first.is_some_and(|f| f != c) {
       return false;
     }
     first = Some(c);
@@ -1509,8 +1526,9 @@ fn rule_label(line: &str) -> Option<&str> {
 }
 
 /// The title of a labelled rule whose label is one (`===== Ed Wood =====`, `----- Original
-/// Message -----`): it heads what follows. One labelled with a count or in lower case (`***
-/// 1. row ***`) only rules off.
+/// Message -----`): it heads what follows where titles do (in a message's part, where such
+/// rules over prose recur). One labelled with a count or in lower case (`*** 1. row ***`)
+/// only rules off.
 pub fn titled_rule(line: &str) -> Option<&str> {
   // A count (`1.`, `#3`, `2)`), not a year that opens a title (`2014 FIFA World Cup`).
   let count = |label: &str| {
@@ -2653,8 +2671,8 @@ mod tests {
     assert!(
       is_thematic_break("* * *")
         && is_thematic_break("___")
-        && is_thematic_break("=====")
         && is_thematic_break("#####")
+        && !is_thematic_break("=====")
         && !is_thematic_break("--")
         && !is_thematic_break("-*-")
         && !is_thematic_break("## Ed Wood")
@@ -2662,12 +2680,13 @@ mod tests {
   }
 
   /// Records ruled off by lines of one mark, in a tool result: a line between two rules is
-  /// a title, as is a rule's label that is one, and each heads its record (one record is
-  /// enough: nothing recurs). A label that is a count rules off only.
+  /// a title and heads its record (one record is enough), as does a rule's label that is a
+  /// title where such rules over prose recur. A label that is a count rules off only, and
+  /// a program's labelled rules over its output head nothing.
   #[test]
   fn a_title_between_rules_or_in_one_heads_its_record() {
     let prose =
-      "Ed Wood was an American filmmaker who made low-budget films in the 1950s and is remembered for them.";
+      "Ed Wood was an American filmmaker who made low-budget films in the 1950s and is remembered for them. He died in 1978.";
     let headings = |text: &str| -> Vec<String> {
       part(text)
         .iter()
@@ -2693,6 +2712,8 @@ mod tests {
       Some("Original Message")
     );
     assert_eq!(titled_rule("*** 1. row ***"), None);
+    let pytest = "===== FAILURES =====\n_____ test_email _____\nassert False\n----- Captured stdout call -----\nwrote 3 rows\n----- Captured log call -----\nWARNING users:users.py:12 retry";
+    assert!(headings(pytest).is_empty(), "{:?}", part(pytest));
   }
 
   /// Records whose fields open before their title (`id: 7` over `title: Ed Wood`), one
