@@ -1,6 +1,7 @@
 //! Documents of several paragraphs: where a heading or a tool call titles what its first
 //! paragraph is about (a page's title over its text), a paragraph after it that names
-//! nothing of its own goes on with that document.
+//! nothing of its own goes on with that document; and a section that holds one document
+//! keeps what is printed around it (a reader's fields, a `Retrieved from` line) with it.
 
 use rustc_hash::FxHashSet;
 
@@ -100,8 +101,7 @@ pub(super) fn paragraphs(
   // document's furniture. A block of prose (not a title over its address that a sentence
   // seems to end in: `Maxim Media Marketing, Inc. - Wikipedia`), an item that closes as a
   // sentence (a finding, a result's snippet; a menu's links do not) and a listed source
-  // are each a document of their own.
-  // Per section, how many documents it holds and the block of the last.
+  // are each a document of their own. Per section: how many it holds, and the last's block.
   let mut documents = vec![(0usize, 0usize); sections];
   for b in (0..blocks).filter(|&b| first_of[b] != usize::MAX) {
     let mut own = (first_of[b]..segments.len()).take_while(|&i| segments[i].block == b);
