@@ -465,14 +465,9 @@ fn segment_with(
     // A line between two rules of one mark (`════` or `*****` over and under it) is as
     // plainly a title.
     if let Some((s, _)) = para.filter(|&(s, e)| {
-      let framed = || {
-        let first = lines.partition_point(|&(a, _)| a < s);
-        first > 0
-          && is_rule(stripped)
-          && text[lines[first - 1].0..lines[first - 1].1].trim() == stripped.trim()
-      };
       memchr::memchr(b'\n', &text.as_bytes()[s..e]).is_none()
-        && ((title_lines || stripped.starts_with('=')) && is_setext_underline(stripped) || framed())
+        && ((title_lines || stripped.starts_with('=')) && is_setext_underline(stripped)
+          || i >= 2 && frames(text, &lines, i - 2))
         && reads_as_heading(&text[s..e], stripped)
     }) {
       para = None;
@@ -508,15 +503,14 @@ fn segment_with(
     // over `Ed Wood` over `=====` over `Ed Wood was…`); elsewhere it is a program's
     // separator that cuts nothing (as a rule, or framing a test's name over its traceback,
     // it had moved the threads' own files named from 0.926 to 0.925).
-    let frames = || {
+    let opens_frame = || {
       let line = |k: usize| lines.get(i + k).map(|&(a, b)| text[a..b].trim());
-      stripped.len() >= MIN_RULE
-        && stripped.trim().bytes().all(|c| c == b'=')
+      stripped.trim().bytes().all(|c| c == b'=')
+        && frames(text, &lines, i)
         && line(1).is_some_and(is_title_line)
-        && line(2) == Some(stripped.trim())
         && line(3).is_some_and(is_prose)
     };
-    if indent <= 3 && (is_rule(stripped) || frames()) {
+    if indent <= 3 && (is_rule(stripped) || opens_frame()) {
       para = Some(match para {
         Some((s, _)) => (s, le),
         None => (ls, le),
@@ -1474,6 +1468,15 @@ fn is_box_rule(line: &str) -> bool {
   let mut chars = line.trim().chars();
   let first = chars.next().filter(|c| ('\u{2500}'..='\u{257f}').contains(c));
   first.is_some_and(|f| chars.clone().count() >= 2 && chars.all(|c| c == f))
+}
+
+/// Whether line `open` and the line two under it are the same rule (`is_rule`, or a line
+/// of `=`), a line that is not blank between them: a frame around a title.
+fn frames(text: &str, lines: &[(usize, usize)], open: usize) -> bool {
+  let line = |k: usize| lines.get(k).map(|&(a, b)| text[a..b].trim());
+  line(open).is_some_and(|l| is_rule(l) || l.len() >= MIN_RULE && l.bytes().all(|c| c == b'='))
+    && line(open + 2) == line(open)
+    && line(open + 1).is_some_and(|l| !is_blank(l))
 }
 
 /// A line that rules off what is over it: a thematic break or a labelled rule.
